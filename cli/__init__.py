@@ -1,0 +1,1 @@
+"""The `agui` command line: option parsing, rendering and exit codes, nothing more."""

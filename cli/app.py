@@ -1,0 +1,55 @@
+"""The `agui` Typer application: one sub-command per job, registered from its own module.
+
+Command modules import only typer and rich at the top; libcst, httpx and jsonschema
+are imported inside the command bodies so that `agui --help` starts fast.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+import typer
+
+app = typer.Typer(
+    name="agui",
+    help=(
+        "Move TanStack AI apps from legacy tool-approval events to native AG-UI interrupts: "
+        "replay and check recordings, translate legacy streams, resume paused runs, "
+        "and migrate Python call sites."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _installed_version() -> str:
+    try:
+        return version("agui-cli")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"agui {_installed_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_show_version,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
+    """agui: a migration assistant for TanStack AI interrupts."""
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

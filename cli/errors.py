@@ -1,0 +1,81 @@
+"""One table from error types to exit codes, applied by a context manager in every command.
+
+Known errors print one line on stderr and never a traceback; `AGUI_DEBUG=1` re-raises
+them so a developer can see where they came from.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import IntEnum
+
+import typer
+from rich.console import Console
+
+from replay.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
+
+
+class ExitCode(IntEnum):
+    """Exit codes shared by every command."""
+
+    OK = 0
+    FINDINGS = 1
+    CANNOT_RUN = 2
+    PAUSED = 3
+    CANCELLED = 4
+
+
+# Most specific first: the first matching row wins.
+EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
+    (UnreadableInput, ExitCode.CANNOT_RUN),
+    (InvalidRequest, ExitCode.CANNOT_RUN),
+    (TransportFailure, ExitCode.CANNOT_RUN),
+    (AguiError, ExitCode.CANNOT_RUN),
+    (FileNotFoundError, ExitCode.CANNOT_RUN),
+    (IsADirectoryError, ExitCode.CANNOT_RUN),
+    (PermissionError, ExitCode.CANNOT_RUN),
+    (UnicodeDecodeError, ExitCode.CANNOT_RUN),
+)
+
+stderr = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:
+    """Print `agui: message` on stderr and return the `typer.Exit` to raise."""
+    stderr.print(f"agui: {message}", markup=False, soft_wrap=True)
+    return typer.Exit(int(code))
+
+
+def exit_code_for(error: BaseException) -> ExitCode | None:
+    """The exit code for a known error type, or None for a bug."""
+    for error_type, code in EXIT_CODES:
+        if isinstance(error, error_type):
+            return code
+    return None
+
+
+def describe(error: BaseException) -> str:
+    """One line for an error: OS errors name their file, everything else its message."""
+    if isinstance(error, OSError) and error.filename is not None:
+        reason = error.strerror or type(error).__name__
+        return f"{error.filename}: {reason}"
+    return str(error) or type(error).__name__
+
+
+@contextmanager
+def handled_errors() -> Iterator[None]:
+    """Turn known errors into one stderr line and their exit code."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        stderr.print("agui: interrupted", markup=False)
+        raise typer.Exit(130) from None
+    except Exception as error:
+        code = exit_code_for(error)
+        if code is None or os.environ.get("AGUI_DEBUG") == "1":
+            raise
+        raise fail(describe(error), code) from None

@@ -1,0 +1,1 @@
+"""LibCST codemods that move Python call sites from the legacy approval API to interrupts."""
