@@ -1,0 +1,174 @@
+"""Canonical JSON and schema digests exactly as `@tanstack/ai` 0.58.0 computes them.
+
+Every hash agui writes or checks goes through `canonical_json` and `digest`, never
+through pydantic or `json.dumps`: TanStack prints numbers the ECMAScript way and sorts
+keys by UTF-16 code units, and a single differing byte changes the SHA-256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+
+UNDEFINED_TEXT = "undefined"
+"""What `hashSchemaInput(undefined)` hashes: the nine bytes of the word, not JSON."""
+
+
+class CanonicalJsonError(TypeError):
+    """The value has no canonical JSON form (non-finite number, non-JSON type)."""
+
+
+def js_number(value: float) -> str:
+    """Format a double as ECMAScript `Number.prototype.toString()` does."""
+    if math.isnan(value) or math.isinf(value):
+        raise CanonicalJsonError("Interrupt values must be JSON-compatible (non-finite number).")
+    if value == 0:
+        return "0"
+    if value < 0:
+        return "-" + js_number(-value)
+    mantissa, _, exponent = repr(value).partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    if frac_part == "0":
+        frac_part = ""
+    digits = (int_part + frac_part).lstrip("0")
+    # The value is 0.<digits> * 10**point.
+    point = len(int_part) + (int(exponent) if exponent else 0)
+    if int_part == "0":
+        point -= len(frac_part) - len(frac_part.lstrip("0")) + 1
+    digits = digits.rstrip("0")
+    count = len(digits)
+    if count <= point <= 21:
+        return digits + "0" * (point - count)
+    if 0 < point <= 21:
+        return digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return "0." + "0" * -point + digits
+    power = point - 1
+    fraction = "." + digits[1:] if count > 1 else ""
+    sign = "+" if power >= 0 else "-"
+    return f"{digits[0]}{fraction}e{sign}{abs(power)}"
+
+
+def js_string(text: str) -> str:
+    """Quote a string as `JSON.stringify` does (raw non-ASCII, escaped lone surrogates)."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        escaped = _SHORT_ESCAPES.get(char)
+        if escaped is not None:
+            out.append(escaped)
+        elif code < 0x20 or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _utf16_key(key: str) -> bytes:
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def canonical_json(value: Any) -> str:
+    """The canonical text of a JSON value: sorted keys, no whitespace, JS numbers."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return js_string(value)
+    if isinstance(value, int | float):
+        try:
+            return js_number(float(value))
+        except OverflowError:
+            raise CanonicalJsonError("Interrupt values must be JSON-compatible.") from None
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise CanonicalJsonError("Interrupt values must use plain JSON objects.")
+        keys = sorted(value, key=_utf16_key)
+        return "{" + ",".join(js_string(k) + ":" + canonical_json(value[k]) for k in keys) + "}"
+    raise CanonicalJsonError(
+        f"Interrupt values must be JSON-compatible (got {type(value).__name__})."
+    )
+
+
+def digest_text(text: str) -> str:
+    """`sha256:` + the hex SHA-256 of the text's UTF-8 bytes."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def digest(value: Any) -> str:
+    """The digest of a JSON value's canonical text (TanStack's schema and payload hashes)."""
+    return digest_text(canonical_json(value))
+
+
+def hash_schema_input(schema: Any | None) -> str:
+    """`hashSchemaInput`: a missing schema hashes the text `undefined`, not JSON null."""
+    if schema is None:
+        return digest_text(UNDEFINED_TEXT)
+    return digest(schema)
+
+
+# ICU's root collation (what node's `localeCompare` uses under en-US) orders
+# punctuation before symbols, symbols before digits, digits before letters, and
+# compares letters case-blind first, lowercase before uppercase on ties.
+_PUNCTUATION_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+
+
+def _collation_weight(char: str) -> tuple[int, int]:
+    if char.isspace():
+        return (0, ord(char))
+    position = _PUNCTUATION_ORDER.find(char)
+    if position >= 0:
+        return (1, position)
+    if char.isdigit():
+        return (3, int(char) if char.isascii() else ord(char))
+    if char.isalpha():
+        return (4, ord(char.lower()))
+    return (2, ord(char))
+
+
+def locale_sort_key(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """Approximate `String.prototype.localeCompare` (en-US ICU) for interrupt ids.
+
+    TanStack's client posts `resume` entries in this order; exact ICU collation only
+    matters for byte-identical bodies, never for acceptance.
+    """
+    primary = tuple(_collation_weight(char) for char in text)
+    tertiary = tuple(1 if char.isupper() else 0 for char in text)
+    return (primary, tertiary)
+
+
+def canonical_resolutions(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Resume entries as the client posts them: sorted by id, every object key-sorted."""
+    ordered = sorted(entries, key=lambda entry: locale_sort_key(str(entry.get("interruptId", ""))))
+    return [_sorted_deep(entry) for entry in ordered]
+
+
+def _sorted_deep(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _sorted_deep(value[key]) for key in sorted(value, key=_utf16_key)}
+    if isinstance(value, list):
+        return [_sorted_deep(item) for item in value]
+    return value
+
+
+def resolution_fingerprint(entries: list[dict[str, Any]]) -> str:
+    """The digest TanStack computes over a canonicalised resume batch."""
+    return digest(canonical_resolutions(entries))

@@ -1,0 +1,194 @@
+"""An incremental Server-Sent Events decoder: bytes in, located messages out.
+
+It follows the WHATWG event-stream rules (LF, CRLF and CR line endings, comments,
+`event`/`id`/`retry` fields, multi-line `data` joined with LF, a leading BOM, no dispatch
+of a block whose data is empty) and tolerates what TanStack's client tolerates: a line
+that starts with `{` is a bare JSON event (NDJSON), dispatched on its own. The same
+decoder serves files, stdin and HTTP responses; it never raises on hostile bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+BOM = b"\xef\xbb\xbf"
+
+
+class FrameKind(StrEnum):
+    """How an event was framed in the recording."""
+
+    SSE = "sse"
+    """A `data:` block ended by a blank line, as TanStack writes it."""
+    BARE_JSON = "bare-json"
+    """A JSON object alone on a line, without `data:` (NDJSON or a lenient log)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SseMessage:
+    """One dispatched message and where it started in the byte stream."""
+
+    data: str
+    line: int
+    """1-based line number of the message's first line."""
+    offset: int
+    """Byte offset of the message's first line from the start of the stream."""
+    kind: FrameKind = FrameKind.SSE
+    event: str = ""
+    """The `event:` field, empty when absent (TanStack never sends one)."""
+    id: str | None = None
+    """The last `id:` seen, as the WHATWG last-event-id buffer."""
+    unterminated: bool = False
+    """True when the stream ended before the blank line that dispatches the message."""
+
+
+class SseDecoder:
+    """Feed bytes in any chunking; get the same messages as from one big chunk.
+
+    Lines are split on bytes (UTF-8 never puts CR or LF inside a multi-byte sequence)
+    and decoded one by one with `errors="replace"`, so byte offsets stay exact.
+    """
+
+    __slots__ = (
+        "_buffer",
+        "_data",
+        "_event",
+        "_last_id",
+        "_line",
+        "_offset",
+        "_pending_cr",
+        "_seen_start",
+        "_start_line",
+        "_start_offset",
+    )
+
+    def __init__(self) -> None:
+        self._buffer = b""
+        self._pending_cr = False
+        self._seen_start = False
+        self._line = 0
+        self._offset = 0
+        self._data: list[str] = []
+        self._event = ""
+        self._last_id: str | None = None
+        self._start_line = 0
+        self._start_offset = 0
+
+    def feed(self, chunk: bytes) -> list[SseMessage]:
+        """Decode a chunk; return the messages it completes."""
+        if not chunk:
+            return []
+        if self._pending_cr:
+            # A CR ended the previous chunk: a LF opening this one belongs to it.
+            self._pending_cr = False
+            if chunk[:1] == b"\n":
+                chunk = chunk[1:]
+                self._offset += 1
+        data = self._buffer + chunk
+        if not self._seen_start:
+            if len(data) < len(BOM) and BOM.startswith(data):
+                self._buffer = data
+                return []
+            self._seen_start = True
+            if data.startswith(BOM):
+                data = data[len(BOM) :]
+                self._offset += len(BOM)
+        lines = data.splitlines(keepends=True)
+        self._buffer = b""
+        if lines and not lines[-1].endswith((b"\n", b"\r")):
+            self._buffer = lines.pop()
+        out: list[SseMessage] = []
+        last = len(lines) - 1
+        for position, raw in enumerate(lines):
+            if raw.endswith(b"\r\n"):
+                body = raw[:-2]
+            else:
+                body = raw[:-1]
+                if position == last and not self._buffer and raw.endswith(b"\r"):
+                    self._pending_cr = True
+            self._take_line(body, len(raw), out)
+        return out
+
+    def close(self) -> list[SseMessage]:
+        """End of stream: an unfinished block is still returned, marked unterminated."""
+        out: list[SseMessage] = []
+        if self._buffer:
+            self._take_line(self._buffer, len(self._buffer), out)
+            self._buffer = b""
+        if self._data:
+            out.append(self._message(unterminated=True))
+        self._data = []
+        self._event = ""
+        return out
+
+    def _take_line(self, body: bytes, width: int, out: list[SseMessage]) -> None:
+        self._line += 1
+        line_offset = self._offset
+        self._offset += width
+        if not body:
+            if self._data:
+                out.append(self._message(unterminated=False))
+            self._data = []
+            self._event = ""
+            return
+        text = body.decode("utf-8", errors="replace")
+        first = text[0]
+        if first == ":":
+            return
+        if first == "{" or (first in " \t" and text.lstrip()[:1] == "{"):
+            if self._data:
+                out.append(self._message(unterminated=True))
+                self._data = []
+                self._event = ""
+            out.append(
+                SseMessage(
+                    data=text.strip(),
+                    line=self._line,
+                    offset=line_offset,
+                    kind=FrameKind.BARE_JSON,
+                    id=self._last_id,
+                )
+            )
+            return
+        name, colon, value = text.partition(":")
+        if colon and value[:1] == " ":
+            value = value[1:]
+        if name == "data":
+            if not self._data:
+                self._start_line = self._line
+                self._start_offset = line_offset
+            self._data.append(value)
+        elif name == "event":
+            self._event = value
+        elif name == "id" and "\0" not in value:
+            self._last_id = value
+        # `retry` and unknown field names are ignored, as the WHATWG rules say.
+
+    def _message(self, *, unterminated: bool) -> SseMessage:
+        return SseMessage(
+            data="\n".join(self._data),
+            line=self._start_line,
+            offset=self._start_offset,
+            event=self._event,
+            id=self._last_id,
+            unterminated=unterminated,
+        )
+
+
+def decode_chunks(chunks: Iterable[bytes]) -> Iterator[SseMessage]:
+    """Decode a whole stream given as chunks (file reads, HTTP body iterators)."""
+    decoder = SseDecoder()
+    for chunk in chunks:
+        yield from decoder.feed(chunk)
+    yield from decoder.close()
+
+
+def decode_bytes(data: bytes) -> list[SseMessage]:
+    """Decode a complete stream held in memory."""
+    return list(decode_chunks([data]))
+
+
+def encode_event(json_text: str, *, line_ending: str = "\n") -> str:
+    """Frame one JSON event the way TanStack writes it: `data: <json>` and a blank line."""
+    return f"data: {json_text}{line_ending}{line_ending}"
