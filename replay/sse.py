@@ -41,6 +41,8 @@ class SseMessage:
     """The last `id:` seen, as the WHATWG last-event-id buffer."""
     unterminated: bool = False
     """True when the stream ended before the blank line that dispatches the message."""
+    end: int = 0
+    """Byte offset just past the message, including the blank line that dispatched it."""
 
 
 class SseDecoder:
@@ -117,7 +119,7 @@ class SseDecoder:
             self._take_line(self._buffer, len(self._buffer), out)
             self._buffer = b""
         if self._data:
-            out.append(self._message(unterminated=True))
+            out.append(self._message(unterminated=True, end=self._offset))
         self._data = []
         self._event = ""
         return out
@@ -128,7 +130,7 @@ class SseDecoder:
         self._offset += width
         if not body:
             if self._data:
-                out.append(self._message(unterminated=False))
+                out.append(self._message(unterminated=False, end=self._offset))
             self._data = []
             self._event = ""
             return
@@ -138,7 +140,7 @@ class SseDecoder:
             return
         if first == "{" or (first in " \t" and text.lstrip()[:1] == "{"):
             if self._data:
-                out.append(self._message(unterminated=True))
+                out.append(self._message(unterminated=True, end=line_offset))
                 self._data = []
                 self._event = ""
             out.append(
@@ -148,6 +150,7 @@ class SseDecoder:
                     offset=line_offset,
                     kind=FrameKind.BARE_JSON,
                     id=self._last_id,
+                    end=self._offset,
                 )
             )
             return
@@ -165,7 +168,7 @@ class SseDecoder:
             self._last_id = value
         # `retry` and unknown field names are ignored, as the WHATWG rules say.
 
-    def _message(self, *, unterminated: bool) -> SseMessage:
+    def _message(self, *, unterminated: bool, end: int) -> SseMessage:
         return SseMessage(
             data="\n".join(self._data),
             line=self._start_line,
@@ -173,6 +176,7 @@ class SseDecoder:
             event=self._event,
             id=self._last_id,
             unterminated=unterminated,
+            end=end,
         )
 
 

@@ -1,0 +1,483 @@
+"""Fold a stream of located events into runs: ids, messages, tool calls, terminal, interrupts.
+
+The builder is incremental: it holds only the run being read, hands each finished
+`RunTranscript` back as soon as the next one starts, and reports lifecycle findings
+(ids never started, events after the terminal, a second terminal) as it goes. It knows
+TanStack's quirks: a continuation's `TOOL_CALL_RESULT`s arrive before its
+`RUN_STARTED`, and legacy `CUSTOM` approval events follow the legacy `RUN_FINISHED`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from replay.events import EndOfStream, RecordedEvent
+from replay.legacy import legacy_name
+from replay.problems import Location, Problem, Severity
+from replay.recording import Exchange
+
+TERMINAL_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
+PRE_START_TYPES = frozenset({"TOOL_CALL_RESULT"})
+"""Events TanStack legitimately sends before a continuation's `RUN_STARTED`."""
+_MAY_PRECEDE_START = PRE_START_TYPES | TERMINAL_TYPES | {"RUN_STARTED"}
+
+
+class Outcome(StrEnum):
+    """How a run ended."""
+
+    SUCCESS = "success"
+    INTERRUPT = "interrupt"
+    ERROR = "error"
+    UNFINISHED = "unfinished"
+    """No terminal event: the recording was cut, or the server died mid-run."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextMessage:
+    """An assistant (or other role) message assembled from its START/CONTENT/END events."""
+
+    id: str
+    role: str
+    text: str
+    location: Location
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call assembled from START/ARGS/END, with its result when one arrived."""
+
+    id: str
+    name: str
+    arguments: str
+    location: Location
+    ended: bool
+    parent_message_id: str | None = None
+    result: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunTranscript:
+    """Everything agui knows about one run once its events are read."""
+
+    source: str
+    index: int
+    """Position of the run in the whole timeline (0-based)."""
+    run_id: str | None
+    thread_id: str | None
+    parent_run_id: str | None
+    parent_from: str
+    """Where `parent_run_id` came from: `run-started`, `request`, `resume` or `` (unknown)."""
+    start: Location | None
+    """Location of the run's first event."""
+    started: bool
+    terminal: RecordedEvent | None
+    outcome: Outcome
+    interrupts: tuple[dict[str, Any], ...]
+    """The raw descriptors of an interrupt outcome, in batch order."""
+    request: dict[str, Any] | None
+    """The `RunAgentInput` body posted for this run, when the recording has it."""
+    messages: tuple[TextMessage, ...]
+    tool_calls: tuple[ToolCall, ...]
+    snapshot: tuple[dict[str, Any], ...] | None
+    """The messages of the last `MESSAGES_SNAPSHOT`, raw."""
+    state: Any | None
+    legacy_events: tuple[RecordedEvent, ...]
+    event_count: int
+
+    @property
+    def resume(self) -> tuple[dict[str, Any], ...]:
+        """The resume entries of the request, when this run is a continuation."""
+        resume = (self.request or {}).get("resume")
+        if not isinstance(resume, list):
+            return ()
+        return tuple(entry for entry in resume if isinstance(entry, dict))
+
+    @property
+    def finish_reason(self) -> str | None:
+        """`finishReason` from the terminal: `metadata.tanstack` (native) or top level (legacy)."""
+        if self.terminal is None:
+            return None
+        data = self.terminal.data
+        metadata = data.get("metadata")
+        tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+        if isinstance(tanstack, dict) and isinstance(tanstack.get("finishReason"), str):
+            return str(tanstack["finishReason"])
+        reason = data.get("finishReason")
+        return reason if isinstance(reason, str) else None
+
+    def tool_call(self, tool_call_id: str) -> ToolCall | None:
+        """The tool call with this id in this run, if any."""
+        return next((call for call in self.tool_calls if call.id == tool_call_id), None)
+
+
+@dataclass(slots=True)
+class _OpenRun:
+    """Mutable state of the run being read; frozen into a `RunTranscript` when it ends."""
+
+    source: str
+    start: Location
+    request: dict[str, Any] | None
+    run_id: str | None = None
+    thread_id: str | None = None
+    parent_run_id: str | None = None
+    parent_from: str = ""
+    started: bool = False
+    terminal: RecordedEvent | None = None
+    messages: dict[str, list[Any]] = field(default_factory=dict)
+    tool_calls: dict[str, list[Any]] = field(default_factory=dict)
+    snapshot: tuple[dict[str, Any], ...] | None = None
+    state: Any | None = None
+    legacy: list[RecordedEvent] = field(default_factory=list)
+    event_count: int = 0
+    reported_unstarted: bool = False
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class TranscriptBuilder:
+    """Feed exchanges' events in order; collect finished runs and lifecycle findings."""
+
+    def __init__(self) -> None:
+        self._run: _OpenRun | None = None
+        self._held: _OpenRun | None = None
+        self._count = 0
+        self._source = ""
+        self._request: dict[str, Any] | None = None
+        self._last_location: Location | None = None
+
+    def begin_exchange(self, exchange: Exchange) -> list[RunTranscript | Problem]:
+        """A new response stream starts: whatever run was open ends with the old one."""
+        out = self._release() + self._close_run()
+        self._source = exchange.source
+        self._request = exchange.request
+        return out
+
+    def add(self, item: RecordedEvent | EndOfStream | Problem) -> list[RunTranscript | Problem]:
+        """Take one pipeline item; return finished runs and findings it produced."""
+        if isinstance(item, Problem):
+            return [item]
+        if isinstance(item, EndOfStream):
+            return []
+        self._last_location = item.location
+        kind = item.type
+        if self._run is None and self._held is not None:
+            if legacy_name(item.data) is not None:
+                # Legacy CUSTOM events follow the legacy RUN_FINISHED: they belong to it.
+                self._held.legacy.append(item)
+                return []
+            if kind in TERMINAL_TYPES and self._same_run(self._held, item):
+                return [
+                    Problem(
+                        "duplicate-terminal",
+                        Severity.ERROR,
+                        f"a second {kind} for run {self._held.run_id}",
+                        item.location,
+                    )
+                ]
+        out = self._release()
+        if kind == "RUN_STARTED" and self._run is not None and self._run.started:
+            out.append(
+                Problem(
+                    "run-not-finished",
+                    Severity.ERROR,
+                    f"run {self._run.run_id or '?'} has no RUN_FINISHED or RUN_ERROR before the"
+                    " next RUN_STARTED",
+                    item.location,
+                )
+            )
+            out.extend(self._close_run())
+        if self._run is None:
+            self._run = _OpenRun(self._source, item.location, self._request)
+            self._request = None
+            self._apply_request(self._run)
+        run = self._run
+        run.event_count += 1
+        out.extend(self._fold(run, item))
+        if run.terminal is not None:
+            self._run = None
+            self._held = run
+        return out
+
+    def finish(self) -> list[RunTranscript | Problem]:
+        """End of the whole timeline."""
+        return self._release() + self._close_run()
+
+    @staticmethod
+    def _same_run(run: _OpenRun, item: RecordedEvent) -> bool:
+        run_id = _text(item.data.get("runId"))
+        return run_id is not None and run_id == run.run_id
+
+    def _release(self) -> list[RunTranscript | Problem]:
+        """Hand back the terminated run held for trailing legacy events."""
+        held = self._held
+        if held is None:
+            return []
+        self._held = None
+        transcript = _freeze(held, self._count)
+        self._count += 1
+        return [transcript]
+
+    def _apply_request(self, run: _OpenRun) -> None:
+        request = run.request
+        if request is None:
+            return
+        run.run_id = _text(request.get("runId"))
+        run.thread_id = _text(request.get("threadId"))
+        parent = _text(request.get("parentRunId"))
+        if parent is not None:
+            run.parent_run_id = parent
+            run.parent_from = "request"
+
+    def _fold(self, run: _OpenRun, item: RecordedEvent) -> list[RunTranscript | Problem]:
+        data = item.data
+        kind = item.type
+        problems: list[RunTranscript | Problem] = []
+        if legacy_name(data) is not None:
+            run.legacy.append(item)
+            return problems
+        if kind == "RUN_STARTED":
+            run.started = True
+            run.run_id = _text(data.get("runId")) or run.run_id
+            run.thread_id = _text(data.get("threadId")) or run.thread_id
+            parent = _text(data.get("parentRunId"))
+            if parent is not None:
+                run.parent_run_id = parent
+                run.parent_from = "run-started"
+        elif kind in TERMINAL_TYPES:
+            run.terminal = item
+            if kind == "RUN_FINISHED":
+                run.run_id = run.run_id or _text(data.get("runId"))
+                run.thread_id = run.thread_id or _text(data.get("threadId"))
+            problems.extend(self._unclosed(run, item.location))
+        elif kind.startswith("TEXT_MESSAGE_"):
+            problems.extend(self._fold_text(run, item))
+        elif kind.startswith("TOOL_CALL_"):
+            problems.extend(self._fold_tool(run, item))
+        elif kind == "MESSAGES_SNAPSHOT":
+            messages = data.get("messages")
+            if isinstance(messages, list):
+                run.snapshot = tuple(m for m in messages if isinstance(m, dict))
+        elif kind == "STATE_SNAPSHOT":
+            run.state = data.get("snapshot")
+        if not run.started and not run.reported_unstarted and kind not in _MAY_PRECEDE_START:
+            run.reported_unstarted = True
+            problems.append(
+                Problem(
+                    "missing-run-started",
+                    Severity.ERROR,
+                    f"{kind} before any RUN_STARTED",
+                    item.location,
+                )
+            )
+        return problems
+
+    def _fold_text(self, run: _OpenRun, item: RecordedEvent) -> list[Problem]:
+        data = item.data
+        kind = item.type
+        message_id = _text(data.get("messageId"))
+        if message_id is None:
+            return []
+        entry = run.messages.get(message_id)
+        if kind in ("TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK") and entry is None:
+            role = _text(data.get("role")) or "assistant"
+            run.messages[message_id] = [role, [], item.location, False]
+            entry = run.messages[message_id]
+            if kind == "TEXT_MESSAGE_START":
+                return []
+        elif kind == "TEXT_MESSAGE_START" and entry is not None:
+            return [
+                Problem(
+                    "duplicate-id",
+                    Severity.ERROR,
+                    f"TEXT_MESSAGE_START repeats messageId {message_id!r}",
+                    item.location,
+                )
+            ]
+        if entry is None:
+            return [
+                Problem(
+                    "unknown-message-id",
+                    Severity.ERROR,
+                    f"{kind} names messageId {message_id!r}, never started",
+                    item.location,
+                )
+            ]
+        if entry[3]:
+            return [
+                Problem(
+                    "event-after-end",
+                    Severity.ERROR,
+                    f"{kind} for messageId {message_id!r} after its TEXT_MESSAGE_END",
+                    item.location,
+                )
+            ]
+        if kind in ("TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CHUNK"):
+            delta = data.get("delta")
+            if isinstance(delta, str):
+                entry[1].append(delta)
+        elif kind == "TEXT_MESSAGE_END":
+            entry[3] = True
+        return []
+
+    def _fold_tool(self, run: _OpenRun, item: RecordedEvent) -> list[Problem]:
+        data = item.data
+        kind = item.type
+        call_id = _text(data.get("toolCallId"))
+        if call_id is None:
+            return []
+        entry = run.tool_calls.get(call_id)
+        if kind == "TOOL_CALL_RESULT":
+            if entry is not None:
+                entry[5] = _text(data.get("content"))
+            # A result may answer a call of an ancestor run; the checks resolve that.
+            return []
+        if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and entry is None:
+            name = _text(data.get("toolCallName")) or ""
+            parent = _text(data.get("parentMessageId"))
+            run.tool_calls[call_id] = [name, [], item.location, False, parent, None]
+            entry = run.tool_calls[call_id]
+            if kind == "TOOL_CALL_START":
+                return []
+        elif kind == "TOOL_CALL_START" and entry is not None:
+            return [
+                Problem(
+                    "duplicate-id",
+                    Severity.ERROR,
+                    f"TOOL_CALL_START repeats toolCallId {call_id!r}",
+                    item.location,
+                )
+            ]
+        if entry is None:
+            return [
+                Problem(
+                    "unknown-tool-call-id",
+                    Severity.ERROR,
+                    f"{kind} names toolCallId {call_id!r}, never started",
+                    item.location,
+                )
+            ]
+        if entry[3]:
+            return [
+                Problem(
+                    "event-after-end",
+                    Severity.ERROR,
+                    f"{kind} for toolCallId {call_id!r} after its TOOL_CALL_END",
+                    item.location,
+                )
+            ]
+        if kind in ("TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"):
+            delta = data.get("delta")
+            if isinstance(delta, str):
+                entry[1].append(delta)
+        elif kind == "TOOL_CALL_END":
+            entry[3] = True
+        return []
+
+    def _unclosed(self, run: _OpenRun, location: Location) -> list[Problem]:
+        problems: list[Problem] = []
+        for message_id, entry in run.messages.items():
+            if not entry[3]:
+                problems.append(
+                    Problem(
+                        "unclosed-message",
+                        Severity.WARNING,
+                        f"messageId {message_id!r} has no TEXT_MESSAGE_END before the terminal",
+                        location,
+                    )
+                )
+        for call_id, entry in run.tool_calls.items():
+            if not entry[3]:
+                problems.append(
+                    Problem(
+                        "unclosed-tool-call",
+                        Severity.WARNING,
+                        f"toolCallId {call_id!r} has no TOOL_CALL_END before the terminal",
+                        location,
+                    )
+                )
+        return problems
+
+    def _close_run(self) -> list[RunTranscript | Problem]:
+        run = self._run
+        if run is None:
+            return []
+        self._run = None
+        transcript = _freeze(run, self._count)
+        self._count += 1
+        out: list[RunTranscript | Problem] = []
+        if run.terminal is None:
+            out.append(
+                Problem(
+                    "missing-terminal",
+                    Severity.ERROR,
+                    f"run {run.run_id or '?'} ends without RUN_FINISHED or RUN_ERROR",
+                    self._last_location or run.start,
+                )
+            )
+        out.append(transcript)
+        return out
+
+
+def _outcome(terminal: RecordedEvent | None) -> tuple[Outcome, tuple[dict[str, Any], ...]]:
+    if terminal is None:
+        return Outcome.UNFINISHED, ()
+    if terminal.type == "RUN_ERROR":
+        return Outcome.ERROR, ()
+    outcome = terminal.data.get("outcome")
+    if isinstance(outcome, dict) and outcome.get("type") == "interrupt":
+        interrupts = outcome.get("interrupts")
+        items = (
+            tuple(i for i in interrupts if isinstance(i, dict))
+            if isinstance(interrupts, list)
+            else ()
+        )
+        return Outcome.INTERRUPT, items
+    return Outcome.SUCCESS, ()
+
+
+def _freeze(run: _OpenRun, index: int) -> RunTranscript:
+    outcome, interrupts = _outcome(run.terminal)
+    return RunTranscript(
+        source=run.source,
+        index=index,
+        run_id=run.run_id,
+        thread_id=run.thread_id,
+        parent_run_id=run.parent_run_id,
+        parent_from=run.parent_from,
+        start=run.start,
+        started=run.started,
+        terminal=run.terminal,
+        outcome=outcome,
+        interrupts=interrupts,
+        request=run.request,
+        messages=tuple(
+            TextMessage(message_id, entry[0], "".join(entry[1]), entry[2], entry[3])
+            for message_id, entry in run.messages.items()
+        ),
+        tool_calls=tuple(
+            ToolCall(call_id, entry[0], "".join(entry[1]), entry[2], entry[3], entry[4], entry[5])
+            for call_id, entry in run.tool_calls.items()
+        ),
+        snapshot=run.snapshot,
+        state=run.state,
+        legacy_events=tuple(run.legacy),
+        event_count=run.event_count,
+    )
+
+
+def fold(
+    exchanges: Iterable[tuple[Exchange, Iterable[RecordedEvent | EndOfStream | Problem]]],
+) -> Iterator[RunTranscript | Problem]:
+    """Fold whole exchanges (each with its decoded items) into runs and findings."""
+    builder = TranscriptBuilder()
+    for exchange, items in exchanges:
+        yield from builder.begin_exchange(exchange)
+        for item in items:
+            yield from builder.add(item)
+    yield from builder.finish()
