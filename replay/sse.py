@@ -10,7 +10,7 @@ decoder serves files, stdin and HTTP responses; it never raises on hostile bytes
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 BOM = b"\xef\xbb\xbf"
@@ -56,6 +56,7 @@ class SseDecoder:
         "_buffer",
         "_data",
         "_event",
+        "_held",
         "_last_id",
         "_line",
         "_offset",
@@ -76,22 +77,30 @@ class SseDecoder:
         self._last_id: str | None = None
         self._start_line = 0
         self._start_offset = 0
+        self._held: SseMessage | None = None
 
     def feed(self, chunk: bytes) -> list[SseMessage]:
         """Decode a chunk; return the messages it completes."""
         if not chunk:
             return []
+        out: list[SseMessage] = []
         if self._pending_cr:
-            # A CR ended the previous chunk: a LF opening this one belongs to it.
+            # A CR ended the previous chunk: a LF opening this one belongs to it, and so
+            # does the message that CR dispatched (held back so its `end` is exact).
             self._pending_cr = False
             if chunk[:1] == b"\n":
                 chunk = chunk[1:]
                 self._offset += 1
+                if self._held is not None:
+                    self._held = replace(self._held, end=self._offset)
+            if self._held is not None:
+                out.append(self._held)
+                self._held = None
         data = self._buffer + chunk
         if not self._seen_start:
             if len(data) < len(BOM) and BOM.startswith(data):
                 self._buffer = data
-                return []
+                return out
             self._seen_start = True
             if data.startswith(BOM):
                 data = data[len(BOM) :]
@@ -100,7 +109,6 @@ class SseDecoder:
         self._buffer = b""
         if lines and not lines[-1].endswith((b"\n", b"\r")):
             self._buffer = lines.pop()
-        out: list[SseMessage] = []
         last = len(lines) - 1
         for position, raw in enumerate(lines):
             if raw.endswith(b"\r\n"):
@@ -110,11 +118,16 @@ class SseDecoder:
                 if position == last and not self._buffer and raw.endswith(b"\r"):
                     self._pending_cr = True
             self._take_line(body, len(raw), out)
+        if self._pending_cr and out and out[-1].end == self._offset:
+            self._held = out.pop()
         return out
 
     def close(self) -> list[SseMessage]:
         """End of stream: an unfinished block is still returned, marked unterminated."""
         out: list[SseMessage] = []
+        if self._held is not None:
+            out.append(self._held)
+            self._held = None
         if self._buffer:
             self._take_line(self._buffer, len(self._buffer), out)
             self._buffer = b""
