@@ -1,0 +1,173 @@
+"""AG005: a loop that answers every approval with one literal becomes one batch call.
+
+`for a in approvals: client.add_tool_approval_response(id=a.id, approved=True)` is
+`client.resolve_interrupts(True)`: the native batch is all-or-nothing and the boolean
+shorthand answers every payloadless approval at once. Any other loop around an
+approval answer gets a TODO (the calls inside are still handled by AG001).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from codemods import Rule
+from codemods.approval_call import approval_arguments, awaited_call, literal_bool
+from codemods.command import FalsePolicy, RuleCommand, Settings
+
+OTHER_LOOP = (
+    "answer this approval loop as one atomic batch: "
+    "resolve_interrupts(lambda item: ...) or the bound items' methods"
+)
+
+
+class ApprovalLoopCommand(RuleCommand):
+    """Collapse literal approval loops into `resolve_interrupts(...)`; mark other loops."""
+
+    DESCRIPTION = "for-loops of add_tool_approval_response -> one resolve_interrupts(...)."
+    RULE = Rule.AG005
+
+    def __init__(self, context: CodemodContext, settings: Settings | None = None) -> None:
+        super().__init__(context, settings)
+        # Innermost first: a loop, or None for a function/lambda/class boundary.
+        self._scopes: list[cst.For | cst.While | None] = []
+        self._batched: set[int] = set()
+        self._marked: set[int] = set()
+
+    def visit_For(self, node: cst.For) -> None:
+        self._scopes.append(node)
+        if self._batch_call(node) is not None:
+            self._batched.add(id(node))
+
+    def visit_While(self, node: cst.While) -> None:
+        self._scopes.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.append(None)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._scopes.append(None)
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._scopes.append(None)
+
+    def leave_While(self, original_node: cst.While, updated_node: cst.While) -> cst.BaseStatement:
+        self._scopes.pop()
+        return updated_node
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.BaseStatement:
+        self._scopes.pop()
+        return updated_node
+
+    def leave_ClassDef(
+        self, original_node: cst.ClassDef, updated_node: cst.ClassDef
+    ) -> cst.BaseStatement:
+        self._scopes.pop()
+        return updated_node
+
+    def leave_Lambda(self, original_node: cst.Lambda, updated_node: cst.Lambda) -> cst.Lambda:
+        self._scopes.pop()
+        return updated_node
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        loop = self._scopes[-1] if self._scopes else None
+        if (
+            loop is not None
+            and id(loop) not in self._batched
+            and id(loop) not in self._marked
+            and self.method_call(original_node, self.settings.names.add_tool_approval_response)
+        ):
+            self._marked.add(id(loop))
+            self.todo(loop, OTHER_LOOP, at=loop)
+        return updated_node
+
+    def leave_For(
+        self, original_node: cst.For, updated_node: cst.For
+    ) -> cst.BaseStatement | cst.RemovalSentinel:
+        self._scopes.pop()
+        if id(original_node) not in self._batched:
+            return updated_node
+        found = self._batch_call(original_node)
+        assert found is not None
+        call, awaited, approved = found
+        assert isinstance(call.func, cst.Attribute)
+        names = self.settings.names
+        if not approved and self.settings.false_as is FalsePolicy.CANCEL:
+            method = f"{names.cancel_interrupts}()"
+        else:
+            method = f"{names.resolve_interrupts}({approved})"
+        prefix = "await " if awaited else ""
+        config = self.module.config_for_parsing
+        receiver = self.module.code_for_node(call.func.value)
+        statement = cst.parse_statement(
+            f"{prefix}{receiver}.{method}{config.default_newline}", config
+        )
+        # Names only the loop used (its iterable, say) may leave an import unused.
+        self.remove_unused_import_by_node(original_node)
+        self.report(original_node, f"loop rewritten to one {method.split('(')[0]}() batch")
+        return statement.with_changes(leading_lines=original_node.leading_lines)
+
+    def _batch_call(self, loop: cst.For) -> tuple[cst.Call, bool, bool] | None:
+        """The single approval call of a batchable loop, whether awaited, and its literal."""
+        if loop.orelse is not None or not isinstance(loop.target, cst.Name):
+            return None
+        body = loop.body
+        if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
+            return None
+        statement = body.body[0]
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return None
+        found = awaited_call(statement)
+        if found is None:
+            return None
+        call, awaited = found
+        if not self.method_call(call, self.settings.names.add_tool_approval_response):
+            return None
+        arguments = approval_arguments(call)
+        if arguments is None:
+            return None
+        approved = literal_bool(arguments.approved)
+        variable = loop.target.value
+        assert isinstance(call.func, cst.Attribute)
+        if approved is None or _mentions(call.func.value, variable):
+            return None
+        if not _is_item_id(arguments.id, variable):
+            return None
+        return call, awaited, approved
+
+
+def _is_item_id(node: cst.BaseExpression, variable: str) -> bool:
+    """`a.id`, `a["id"]` or `a` itself for loop variable `a`."""
+    if isinstance(node, cst.Name):
+        return node.value == variable
+    if isinstance(node, cst.Attribute):
+        return (
+            node.attr.value == "id"
+            and isinstance(node.value, cst.Name)
+            and node.value.value == variable
+        )
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        return (
+            isinstance(node.value, cst.Name)
+            and node.value.value == variable
+            and isinstance(index, cst.Index)
+            and isinstance(index.value, cst.SimpleString)
+            and index.value.evaluated_value == "id"
+        )
+    return False
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    class _Finder(cst.CSTVisitor):
+        found = False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name:
+                self.found = True
+
+    finder = _Finder()
+    node.visit(finder)
+    return finder.found

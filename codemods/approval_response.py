@@ -1,0 +1,176 @@
+"""AG001: answer an approval on the bound interrupt instead of `add_tool_approval_response`.
+
+The legacy call takes an approval id; the interrupt API binds the answer to the item,
+so the rewrite looks the item up in `interrupts` by kind and id and calls
+`resolve_interrupt(approved)` on it (or `cancel()` under `--false-as cancel`).
+Only a call that is a whole statement can grow the lookup in front of it; anywhere
+else (an expression, a lambda, a comprehension, a one-line suite) gets a TODO.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from codemods import Rule
+from codemods.approval_call import (
+    UNREADABLE,
+    ApprovalArguments,
+    approval_arguments,
+    awaited_call,
+    literal_bool,
+)
+from codemods.command import FalsePolicy, RuleCommand, Settings
+
+IN_EXPRESSION = (
+    "move this approval answer into a statement of its own so it can be rewritten "
+    "to resolve_interrupt() on the bound tool-approval item"
+)
+CANCEL_NEEDS_VALUE = (
+    "under --false-as cancel a non-literal 'approved' needs a choice: "
+    "resolve_interrupt(True) when approved, cancel() otherwise"
+)
+
+
+class ApprovalResponseCommand(RuleCommand):
+    """Rewrite statement-level `add_tool_approval_response` calls; mark the rest."""
+
+    DESCRIPTION = "add_tool_approval_response(...) -> resolve_interrupt(...) on the bound item."
+    RULE = Rule.AG001
+
+    def __init__(self, context: CodemodContext, settings: Settings | None = None) -> None:
+        super().__init__(context, settings)
+        self._taken: frozenset[str] = frozenset()
+        self._planned: set[int] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._taken = frozenset(_names_in(node))
+
+    def _fresh(self, base: str) -> str:
+        # Fresh against every name in the module, so neither the enclosing scope nor a
+        # name inside the id expression (e.g. a loop variable `item`) can collide.
+        name, n = base, 1
+        while name in self._taken:
+            n += 1
+            name = f"{base}_{n}"
+        return name
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        found = awaited_call(node)
+        if found is not None and self.method_call(
+            found[0], self.settings.names.add_tool_approval_response
+        ):
+            self._planned.add(id(found[0]))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if id(original_node) in self._planned:
+            return updated_node
+        if self.method_call(original_node, self.settings.names.add_tool_approval_response):
+            self.todo(original_node, IN_EXPRESSION)
+        return updated_node
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.BaseStatement]:
+        found = awaited_call(original_node)
+        if found is None or id(found[0]) not in self._planned:
+            return updated_node
+        call, awaited = found
+        arguments = approval_arguments(call)
+        if arguments is None:
+            self.todo(call, UNREADABLE, at=original_node)
+            return updated_node
+        method = self._answer(arguments)
+        if method is None:
+            self.todo(call, CANCEL_NEEDS_VALUE, at=original_node)
+            return updated_node
+        assert isinstance(call.func, cst.Attribute)
+        statements = self._lookup(call.func.value, arguments.id, method, awaited)
+        first, *rest = statements
+        last = rest[-1]
+        assert isinstance(last, cst.If)
+        assert isinstance(last.body, cst.IndentedBlock)
+        inner = last.body.body[0]
+        assert isinstance(inner, cst.SimpleStatementLine)
+        inner = inner.with_changes(trailing_whitespace=original_node.trailing_whitespace)
+        last = last.with_changes(body=last.body.with_changes(body=[inner]))
+        first = first.with_changes(leading_lines=original_node.leading_lines)
+        self.report(call, f"rewritten to {method.split('(')[0]}() on the bound tool-approval item")
+        return cst.FlattenSentinel([first, *rest[:-1], last])
+
+    def _answer(self, arguments: ApprovalArguments) -> str | None:
+        """The method call text on the item, or None when the policy needs a human."""
+        names = self.settings.names
+        approved = literal_bool(arguments.approved)
+        if approved is False and self.settings.false_as is FalsePolicy.CANCEL:
+            return f"{names.cancel}()"
+        if approved is None and self.settings.false_as is FalsePolicy.CANCEL:
+            return None
+        return f"{names.resolve_interrupt}({self.module.code_for_node(arguments.approved)})"
+
+    def _lookup(
+        self,
+        receiver: cst.BaseExpression,
+        approval_id: cst.BaseExpression,
+        method: str,
+        awaited: bool,
+    ) -> list[cst.BaseStatement]:
+        code = self.module.code_for_node
+        config = self.module.config_for_parsing
+        nl = config.default_newline
+        interrupt, item = self._fresh("interrupt"), self._fresh("item")
+        statements: list[cst.BaseStatement] = []
+        id_code = code(approval_id)
+        if not _is_simple(approval_id):
+            # The id is compared once per item: evaluate a call or an operation once.
+            hoisted = self._fresh("approval_id")
+            statements.append(cst.parse_statement(f"{hoisted} = {id_code}{nl}", config))
+            id_code = hoisted
+        interrupts = f"{code(receiver)}.{self.settings.names.interrupts}"
+        statements.append(
+            cst.parse_statement(
+                f"{interrupt} = next(({item} for {item} in {interrupts} "
+                f'if {item}.kind == "tool-approval" and {item}.id == {id_code}), None){nl}',
+                config,
+            )
+        )
+        prefix = "await " if awaited else ""
+        statements.append(
+            cst.parse_statement(
+                f"if {interrupt} is not None:{nl}"
+                f"{config.default_indent}{prefix}{interrupt}.{method}{nl}",
+                config,
+            )
+        )
+        return statements
+
+
+def _names_in(module: cst.Module) -> set[str]:
+    collector = _NameCollector()
+    module.visit(collector)
+    return collector.names
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def _is_simple(node: cst.BaseExpression) -> bool:
+    """Names, attribute chains, literal subscripts and literals: cheap and side-effect free."""
+    if isinstance(node, cst.Name | cst.SimpleString | cst.Integer):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _is_simple(node.value)
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        return (
+            _is_simple(node.value)
+            and isinstance(index, cst.Index)
+            and isinstance(index.value, cst.SimpleString | cst.Integer)
+        )
+    return False
