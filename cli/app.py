@@ -53,3 +53,8 @@ def root(
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+from cli.migrate_command import migrate  # noqa: E402
+
+app.command(name="migrate")(migrate)

@@ -1,0 +1,316 @@
+"""`agui migrate`: rewrite Python call sites of the legacy approval API to interrupts.
+
+Presentation only: options, config, the output format and the exit code live here;
+discovery, rules and rendering of machine formats live in `codemods`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cli.errors import ExitCode, fail, handled_errors
+from codemods import RULE_TITLES, Rule
+
+if TYPE_CHECKING:
+    from codemods.command import FalsePolicy
+    from codemods.runner import FileResult, Options
+
+
+class OutputFormat(StrEnum):
+    """What goes to stdout."""
+
+    DIFF = "diff"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+
+
+class FalseAs(StrEnum):
+    """Command-line spelling of `codemods.command.FalsePolicy`."""
+
+    DENIAL = "denial"
+    CANCEL = "cancel"
+
+
+POLICY_TEXT: dict[str, str] = {
+    "denial": "approved=False → resolve_interrupt(False), a denial (what ai-client 0.33.2 does)",
+    "cancel": "approved=False → cancel(), a payloadless cancel (--false-as cancel)",
+}
+
+
+def migrate(
+    paths: list[Path] = typer.Argument(
+        None,
+        help="Files or directories to migrate (default: the current directory); '-' = stdin.",
+        show_default=False,
+    ),
+    write: bool = typer.Option(False, "--write", "-w", help="Apply the changes in place."),
+    check: bool = typer.Option(
+        False,
+        "--check",
+        help="Print only the summary; exit 1 when a file would change or needs a new TODO.",
+    ),
+    select: list[str] = typer.Option(
+        [], "--select", help="Run only these rules (AG001,...; repeatable).", show_default=False
+    ),
+    ignore: list[str] = typer.Option(
+        [], "--ignore", help="Skip these rules (repeatable).", show_default=False
+    ),
+    exclude: list[str] = typer.Option(
+        [],
+        "--exclude",
+        help="Glob of files or directories to skip, on top of .git, .venv, venv, "
+        "node_modules, build, dist and what .gitignore ignores (repeatable).",
+        show_default=False,
+    ),
+    false_as: FalseAs | None = typer.Option(
+        None,
+        "--false-as",
+        help="What approved=False becomes: a denial (default, what the client does) or cancel().",
+        show_default=False,
+    ),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", help="Worker processes (default: one per core).", show_default=False
+    ),
+    output_format: OutputFormat = typer.Option(
+        OutputFormat.DIFF,
+        "--format",
+        help="stdout: a unified diff (default), JSON lines, SARIF, or GitHub annotations.",
+    ),
+) -> None:
+    """Rewrite legacy approval call sites (add_tool_approval_response, pending_interrupts,
+    resume_interrupts, ...) to the interrupt API. Dry run by default: prints a diff.
+
+    Exit codes: 0 done; 1 --check found changes or new TODOs; 2 a file failed or bad usage.
+    """
+    with handled_errors():
+        if write and check:
+            raise fail("--write and --check cannot be combined", ExitCode.CANNOT_RUN)
+        if jobs < 0:
+            raise fail("--jobs must be 0 (one per core) or more", ExitCode.CANNOT_RUN)
+        given = paths or [Path(".")]
+        if Path("-") in given and len(given) > 1:
+            raise fail("'-' (stdin) cannot be combined with other paths", ExitCode.CANNOT_RUN)
+        code = _migrate(given, write, check, select, ignore, exclude, false_as, jobs, output_format)
+        raise typer.Exit(int(code))
+
+
+def _migrate(
+    given: list[Path],
+    write: bool,
+    check: bool,
+    select: list[str],
+    ignore: list[str],
+    exclude: list[str],
+    false_as: FalseAs | None,
+    jobs: int,
+    output_format: OutputFormat,
+) -> ExitCode:
+    from codemods.command import FalsePolicy
+    from codemods.config import ConfigError, load_config, parse_rules
+    from codemods.discovery import DEFAULT_EXCLUDES
+    from codemods.runner import Options
+
+    stdin = given == [Path("-")]
+    try:
+        config = load_config(Path.cwd() if stdin else given[0])
+        chosen = parse_rules(select, "--select") if select else config.select
+        dropped = set(parse_rules(ignore, "--ignore")) | set(config.ignore)
+    except ConfigError as error:
+        raise fail(str(error), ExitCode.CANNOT_RUN) from None
+    rules = frozenset(chosen if chosen is not None else Rule) - dropped
+    settings = config.settings
+    if false_as is not None:
+        from dataclasses import replace
+
+        settings = replace(settings, false_as=FalsePolicy(false_as.value))
+    options = Options(rules, settings)
+    console = Console(stderr=True, highlight=False)
+    if stdin:
+        return _migrate_stdin(options, check, output_format, console)
+    for path in given:
+        if not path.exists():
+            raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN)
+    excludes = (*DEFAULT_EXCLUDES, *config.exclude, *exclude)
+    results = _run(given, excludes, options, jobs, console)
+    written = _write(results) if write else []
+    _render(results, output_format, write or check, check)
+    _summary(console, results, options, written, write)
+    if any(r.status == "failed" for r in results) or written:
+        return ExitCode.CANNOT_RUN
+    if check and any(r.status == "changed" for r in results):
+        return ExitCode.FINDINGS
+    return ExitCode.OK
+
+
+def _run(
+    given: list[Path],
+    excludes: Sequence[str],
+    options: Options,
+    jobs: int,
+    console: Console,
+) -> list[FileResult]:
+    from codemods.discovery import discover
+    from codemods.runner import run
+
+    files = [str(path) for path in discover(given, excludes)]
+    if not console.is_terminal:
+        return run(files, options, jobs=jobs or None)
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("migrate", total=len(files))
+        advance: Callable[[FileResult], None] = lambda _: progress.advance(task)  # noqa: E731
+        return run(files, options, jobs=jobs or None, progress=advance)
+
+
+def _migrate_stdin(
+    options: Options, check: bool, output_format: OutputFormat, console: Console
+) -> ExitCode:
+    from codemods.runner import migrate_bytes
+
+    source = sys.stdin.buffer.read()
+    result = migrate_bytes(source, "-", options)
+    if result.status == "failed":
+        where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
+        raise fail(f"<stdin>{where}: {result.error}", ExitCode.CANNOT_RUN)
+    if output_format is OutputFormat.DIFF:
+        if not check:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(result.updated if result.updated is not None else source)
+            sys.stdout.flush()
+    else:
+        _render([result], output_format, True, check)
+    _summary(console, [result], options, [], False)
+    if check and result.status == "changed":
+        return ExitCode.FINDINGS
+    return ExitCode.OK
+
+
+def _write(results: list[FileResult]) -> list[str]:
+    """Write changed files atomically; returns one error line per file that failed."""
+    errors = []
+    for result in results:
+        if result.updated is None:
+            continue
+        try:
+            _atomic_write(result.path, result.updated)
+        except OSError as error:
+            errors.append(f"{result.path}: cannot write: {error.strerror or error}")
+    return errors
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    # A temp file beside the target, then os.replace: Ctrl-C leaves old or new, never half.
+    directory, name = os.path.split(os.path.abspath(path))
+    mode = os.stat(path).st_mode & 0o7777
+    handle, temp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".agui-tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def _render(
+    results: list[FileResult], output_format: OutputFormat, quiet_diff: bool, check: bool
+) -> None:
+    from codemods import report
+
+    match output_format:
+        case OutputFormat.DIFF:
+            if not quiet_diff:
+                for result in results:
+                    if result.updated is not None:
+                        sys.stdout.write(report.unified_diff(result))
+        case OutputFormat.JSON:
+            sys.stdout.write(report.json_lines(results))
+        case OutputFormat.SARIF:
+            sys.stdout.write(report.sarif(results, _tool_version()))
+        case OutputFormat.GITHUB:
+            sys.stdout.write(report.github_annotations(results))
+
+
+def _tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agui-cli")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _summary(
+    console: Console,
+    results: list[FileResult],
+    options: Options,
+    write_errors: list[str],
+    wrote: bool,
+) -> None:
+    from codemods.command import Action
+    from codemods.report import display_path
+
+    statuses = Counter(str(result.status) for result in results)
+    rewritten: Counter[Rule] = Counter()
+    todos: Counter[Rule] = Counter()
+    for result in results:
+        path = display_path(result.path) if result.path != "-" else "<stdin>"
+        if result.status == "failed":
+            where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
+            console.print(f"{path}{where}: {result.error}", markup=False, soft_wrap=True)
+        for site in result.sites:
+            if site.action is Action.TODO:
+                todos[site.rule] += 1
+                state = "TODO (already marked)" if site.marked else "TODO"
+                console.print(
+                    f"{path}:{site.line}:{site.column}: {site.rule.value} {state}: {site.message}",
+                    markup=False,
+                    soft_wrap=True,
+                )
+            else:
+                rewritten[site.rule] += 1
+    for line in write_errors:
+        console.print(line, markup=False, soft_wrap=True)
+
+    files = Table(title="agui migrate", show_header=True, header_style="bold")
+    files.add_column("files")
+    files.add_column("count", justify="right")
+    changed_label = "changed" if wrote else "would change"
+    for label, key in (
+        ("scanned", None),
+        ("skipped (no legacy names)", "skipped"),
+        (changed_label, "changed"),
+        ("failed", "failed"),
+    ):
+        count = len(results) if key is None else statuses[key]
+        if key == "failed":
+            count += len(write_errors)
+        files.add_row(label, str(count))
+    console.print(files)
+
+    rules = Table(show_header=True, header_style="bold")
+    rules.add_column("rule")
+    rules.add_column("title")
+    rules.add_column("rewritten", justify="right")
+    rules.add_column("TODOs", justify="right")
+    for rule in Rule:
+        if rule in options.rules:
+            rules.add_row(rule.value, RULE_TITLES[rule], str(rewritten[rule]), str(todos[rule]))
+    console.print(rules)
+    policy: FalsePolicy = options.settings.false_as
+    console.print(f"policy: {POLICY_TEXT[policy.value]}", markup=False, soft_wrap=True)

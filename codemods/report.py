@@ -1,0 +1,173 @@
+"""Text renderings of migrate results for tools: unified diffs, JSON lines, SARIF, GitHub.
+
+Pure functions from `FileResult`s to strings; the CLI writes them to stdout.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from codemods import RULE_TITLES, Rule, anchor
+from codemods.command import Action
+from codemods.runner import FileResult, FileStatus
+
+NO_NEWLINE = "\\ No newline at end of file\n"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def display_path(path: str, cwd: str | None = None) -> str:
+    """The path relative to the working directory, with forward slashes."""
+    relative = os.path.relpath(os.path.abspath(path), cwd or os.getcwd())
+    return relative.replace(os.sep, "/")
+
+
+def unified_diff(result: FileResult, cwd: str | None = None) -> str:
+    """A diff `git apply` accepts (a/ and b/ prefixes, paths relative to `cwd`)."""
+    if result.original is None or result.updated is None:
+        return ""
+    path = display_path(result.path, cwd)
+    # surrogateescape keeps undecodable bytes round-trippable into the diff text.
+    old = result.original.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    new = result.updated.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    out = [f"diff --git a/{path} b/{path}\n"]
+    for line in difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=3):
+        out.append(line)
+        if not line.endswith("\n"):
+            out.append("\n" + NO_NEWLINE)
+    return "".join(out)
+
+
+def json_lines(results: Iterable[FileResult], cwd: str | None = None) -> str:
+    """One JSON object per site and per failed file, one per line."""
+    lines = []
+    for result in results:
+        path = display_path(result.path, cwd)
+        if result.status is FileStatus.FAILED:
+            lines.append(
+                {
+                    "type": "failure",
+                    "file": path,
+                    "line": result.error_line,
+                    "column": result.error_column,
+                    "message": result.error,
+                }
+            )
+        for site in result.sites:
+            lines.append(
+                {
+                    "type": "site",
+                    "file": path,
+                    "line": site.line,
+                    "column": site.column,
+                    "rule": site.rule.value,
+                    "title": RULE_TITLES[site.rule],
+                    "message": site.message,
+                    "action": site.action.value,
+                    "marked": site.marked,
+                }
+            )
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def github_annotations(results: Iterable[FileResult], cwd: str | None = None) -> str:
+    """GitHub Actions workflow commands: a warning per TODO, a notice per rewrite."""
+    out = []
+    for result in results:
+        path = display_path(result.path, cwd)
+        if result.status is FileStatus.FAILED:
+            where = f"file={path}"
+            if result.error_line is not None:
+                where += f",line={result.error_line},col={result.error_column}"
+            out.append(f"::error {where},title=agui migrate::{_escape(result.error or '')}\n")
+        for site in result.sites:
+            level = "warning" if site.action is Action.TODO else "notice"
+            title = f"{site.rule.value} {RULE_TITLES[site.rule]}"
+            out.append(
+                f"::{level} file={path},line={site.line},col={site.column},"
+                f"title={_escape(title, True)}::{_escape(site.message)}\n"
+            )
+    return "".join(out)
+
+
+def _escape(text: str, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def sarif(results: Sequence[FileResult], version: str, cwd: str | None = None) -> str:
+    """A SARIF 2.1.0 log: one result per site, failed files as tool notifications."""
+    rules = list(Rule)
+    sarif_results: list[dict[str, Any]] = []
+    notifications: list[dict[str, Any]] = []
+    for result in results:
+        location = {"artifactLocation": {"uri": display_path(result.path, cwd)}}
+        if result.status is FileStatus.FAILED:
+            physical: dict[str, Any] = dict(location)
+            if result.error_line is not None:
+                physical["region"] = {
+                    "startLine": result.error_line,
+                    "startColumn": result.error_column or 1,
+                }
+            notifications.append(
+                {
+                    "level": "error",
+                    "message": {"text": result.error or "failed"},
+                    "locations": [{"physicalLocation": physical}],
+                }
+            )
+        for site in result.sites:
+            sarif_results.append(
+                {
+                    "ruleId": site.rule.value,
+                    "ruleIndex": rules.index(site.rule),
+                    "level": "warning" if site.action is Action.TODO else "note",
+                    "kind": "review" if site.action is Action.TODO else "informational",
+                    "message": {"text": site.message},
+                    "properties": {"action": site.action.value, "marked": site.marked},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                **location,
+                                "region": {"startLine": site.line, "startColumn": site.column},
+                            }
+                        }
+                    ],
+                }
+            )
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "agui migrate",
+                        "version": version,
+                        "rules": [
+                            {
+                                "id": rule.value,
+                                "name": RULE_TITLES[rule].replace(" ", ""),
+                                "shortDescription": {"text": RULE_TITLES[rule]},
+                                "help": {"text": f"agui README, section {anchor(rule)}"},
+                            }
+                            for rule in rules
+                        ],
+                    }
+                },
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
+                "results": sarif_results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
