@@ -40,17 +40,33 @@ class ApprovalResponseCommand(RuleCommand):
 
     def __init__(self, context: CodemodContext, settings: Settings | None = None) -> None:
         super().__init__(context, settings)
-        self._taken: frozenset[str] = frozenset()
         self._planned: set[int] = set()
+        # The module, then each enclosing function: where a new local name would live.
+        self._scopes: list[cst.Module | cst.FunctionDef] = []
+        self._taken: dict[int, frozenset[str]] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._taken = frozenset(_names_in(node))
+        self._scopes.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.append(node)
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self._scopes.pop()
+        return updated_node
 
     def _fresh(self, base: str) -> str:
-        # Fresh against every name in the module, so neither the enclosing scope nor a
-        # name inside the id expression (e.g. a loop variable `item`) can collide.
+        # Fresh against every name written anywhere in the enclosing function (its
+        # locals, the globals and closures it reads, nested functions, the id expression
+        # such as a loop variable `item`), or in the whole module at module level.
+        scope = self._scopes[-1]
+        taken = self._taken.get(id(scope))
+        if taken is None:
+            taken = self._taken[id(scope)] = frozenset(_names_in(scope))
         name, n = base, 1
-        while name in self._taken:
+        while name in taken:
             n += 1
             name = f"{base}_{n}"
         return name
@@ -145,9 +161,9 @@ class ApprovalResponseCommand(RuleCommand):
         return statements
 
 
-def _names_in(module: cst.Module) -> set[str]:
+def _names_in(node: cst.CSTNode) -> set[str]:
     collector = _NameCollector()
-    module.visit(collector)
+    node.visit(collector)
     return collector.names
 
 

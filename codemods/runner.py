@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -72,7 +73,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        message = f"syntax error: {error.message.removeprefix('parser error: ')}"
+        # The location is reported separately; drop libcst's own "error at L:C:" prefix.
+        detail = re.sub(r"^(parser error: )?(error at \d+:\d+: )?", "", error.message)
+        message = f"syntax error: {detail}"
         return _failed(path, message, error.raw_line, error.raw_column + 1)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         return _failed(path, f"cannot decode: {error}")

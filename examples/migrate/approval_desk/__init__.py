@@ -1,0 +1,1 @@
+"""approval-desk: reviews tool approvals for a payments assistant (legacy API sample)."""
