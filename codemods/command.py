@@ -148,10 +148,11 @@ class RuleCommand(VisitorBasedCodemodCommand):
         """Mark the statement enclosing `node` (or `at`) with a TODO and record the site."""
         statement = at if at is not None else self._statements[-1]
         text = marker(self.RULE, todo)
-        present = any(
-            line.comment is not None and line.comment.value == text
-            for line in statement.leading_lines
-        )
+        lines = list(statement.leading_lines)
+        if self.module.body and self.module.body[0] is statement:
+            # Comments above a file's first statement parse into the module header.
+            lines.extend(self.module.header)
+        present = any(line.comment is not None and line.comment.value == text for line in lines)
         start = self.get_metadata(PositionProvider, node).start
         self.sites.append(Site(self.RULE, start.line, start.column + 1, todo, Action.TODO, present))
         if not present:

@@ -1,0 +1,29 @@
+"""Run one rule command over a source string, the way the runner does, byte-exact."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from libcst.codemod import CodemodContext, TransformSuccess, transform_module
+
+from codemods.command import RuleCommand, Settings, Site
+
+
+def apply(
+    command: type[RuleCommand], source: str, settings: Settings | None = None, *, strip: bool = True
+) -> tuple[str, list[Site]]:
+    """The transformed code and the sites; asserts a second run changes nothing."""
+    code = dedent(source) if strip else source
+    first = command(CodemodContext(), settings)
+    result = transform_module(first, code)
+    assert isinstance(result, TransformSuccess), getattr(result, "traceback_str", result)
+    second = command(CodemodContext(), settings)
+    again = transform_module(second, result.code)
+    assert isinstance(again, TransformSuccess)
+    assert again.code == result.code, "a second run changed the file"
+    assert not second.changed
+    return result.code, first.sites
+
+
+def same(source: str) -> str:
+    return dedent(source)

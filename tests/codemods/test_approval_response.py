@@ -1,0 +1,245 @@
+"""AG001: statement-level approval answers become a lookup plus resolve_interrupt()."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from codemods import Rule, marker
+from codemods.approval_response import CANCEL_NEEDS_VALUE, IN_EXPRESSION, ApprovalResponseCommand
+from codemods.approval_call import UNREADABLE
+from codemods.command import Action, FalsePolicy, Settings
+from tests.codemods.helpers import apply
+
+LOOKUP = (
+    'interrupt = next((item for item in {recv}.interrupts if item.kind == "tool-approval" '
+    "and item.id == {id}), None)"
+)
+
+
+def lookup(recv: str = "client", id: str = "approval.id") -> str:
+    return LOOKUP.format(recv=recv, id=id)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'client.add_tool_approval_response({"id": approval.id, "approved": True})',
+        "client.add_tool_approval_response({'approved': True, 'id': approval.id})",
+        "client.add_tool_approval_response(id=approval.id, approved=True)",
+        "client.add_tool_approval_response(approved=True, id=approval.id)",
+    ],
+)
+def test_dict_and_keyword_forms(call: str) -> None:
+    code, sites = apply(ApprovalResponseCommand, f"def f(client, approval):\n    {call}\n")
+    assert code == (
+        "def f(client, approval):\n"
+        f"    {lookup()}\n"
+        "    if interrupt is not None:\n"
+        "        interrupt.resolve_interrupt(True)\n"
+    )
+    assert [(s.rule, s.line, s.column, s.action) for s in sites] == [
+        (Rule.AG001, 2, 5, Action.REWRITTEN)
+    ]
+
+
+def test_await_is_preserved() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        """
+        async def f(client, approval):
+            await client.add_tool_approval_response(id=approval.id, approved=True)
+        """,
+    )
+    assert "        await interrupt.resolve_interrupt(True)\n" in code
+
+
+def test_aliased_receiver_keeps_its_expression() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        """
+        class Desk:
+            def go(self, approval):
+                chat = self.client
+                chat.add_tool_approval_response(id=approval.id, approved=True)
+                self.client.add_tool_approval_response(id=approval.id, approved=True)
+        """,
+    )
+    assert lookup("chat") in code
+    assert lookup("self.client") in code
+
+
+def test_receivers_setting_limits_matches() -> None:
+    source = """
+    def f(client, other, approval):
+        other.add_tool_approval_response(id=approval.id, approved=True)
+        client.add_tool_approval_response(id=approval.id, approved=True)
+    """
+    code, sites = apply(ApprovalResponseCommand, source, Settings(receivers=("client",)))
+    assert "other.add_tool_approval_response(id=approval.id, approved=True)" in code
+    assert "client.add_tool_approval_response" not in code
+    assert len(sites) == 1
+
+
+def test_shadowed_names_get_fresh_ones() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        """
+        def f(client, item, interrupt):
+            client.add_tool_approval_response(id=item.id, approved=interrupt)
+        """,
+    )
+    assert (
+        "    interrupt_2 = next((item_2 for item_2 in client.interrupts "
+        'if item_2.kind == "tool-approval" and item_2.id == item.id), None)\n'
+        "    if interrupt_2 is not None:\n"
+        "        interrupt_2.resolve_interrupt(interrupt)\n"
+    ) in code
+
+
+def test_unrelated_resolve_interrupt_and_definitions_are_untouched() -> None:
+    source = dedent(
+        """
+        def resolve_interrupt(x):
+            return x
+
+        class Client:
+            def add_tool_approval_response(self, response):
+                return resolve_interrupt(response)
+
+        add_tool_approval_response = Client.add_tool_approval_response
+        """
+    )
+    code, sites = apply(ApprovalResponseCommand, source)
+    assert code == source
+    assert sites == []
+
+
+def test_a_resolve_interrupt_function_in_scope_is_not_shadowed() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        """
+        from app import resolve_interrupt
+
+        def f(client, approval):
+            client.add_tool_approval_response(id=approval.id, approved=True)
+            resolve_interrupt(approval)
+        """,
+    )
+    assert "    resolve_interrupt(approval)\n" in code
+    assert "from app import resolve_interrupt\n" in code
+
+
+def test_comments_around_the_call_survive() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        """
+        def f(client, approval):
+            # before
+            client.add_tool_approval_response(id=approval.id, approved=True)  # trailing
+            # after
+        """,
+    )
+    assert code == (
+        "\ndef f(client, approval):\n"
+        "    # before\n"
+        f"    {lookup()}\n"
+        "    if interrupt is not None:\n"
+        "        interrupt.resolve_interrupt(True)  # trailing\n"
+        "    # after\n"
+    )
+
+
+def test_false_is_a_denial_by_default_and_cancel_on_request() -> None:
+    source = "def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=False)\n"
+    denial, _ = apply(ApprovalResponseCommand, source)
+    cancel, _ = apply(ApprovalResponseCommand, source, Settings(false_as=FalsePolicy.CANCEL))
+    assert "interrupt.resolve_interrupt(False)" in denial
+    assert "interrupt.cancel()" in cancel
+    assert "resolve_interrupt" not in cancel.split("\n", 2)[2]
+
+
+def test_non_literal_approved() -> None:
+    source = "def f(client, a, ok):\n    client.add_tool_approval_response(id=a.id, approved=ok)\n"
+    denial, _ = apply(ApprovalResponseCommand, source)
+    assert "interrupt.resolve_interrupt(ok)" in denial
+    cancel, sites = apply(ApprovalResponseCommand, source, Settings(false_as=FalsePolicy.CANCEL))
+    assert cancel == (
+        "def f(client, a, ok):\n"
+        f"    {marker(Rule.AG001, CANCEL_NEEDS_VALUE)}\n"
+        "    client.add_tool_approval_response(id=a.id, approved=ok)\n"
+    )
+    assert sites[0].action is Action.TODO
+
+
+def test_an_id_with_side_effects_is_evaluated_once() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        "def f(client):\n    client.add_tool_approval_response(id=next_id(), approved=True)\n",
+    )
+    assert code.splitlines()[1:3] == [
+        "    approval_id = next_id()",
+        "    " + lookup(id="approval_id"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ok = client.add_tool_approval_response(id=a.id, approved=True)",
+        "return client.add_tool_approval_response(id=a.id, approved=True)",
+        "callback = lambda: client.add_tool_approval_response(id=a.id, approved=True)",
+        "[client.add_tool_approval_response(id=x.id, approved=True) for x in a]",
+        "if a: client.add_tool_approval_response(id=a.id, approved=True)",
+        "print(1); client.add_tool_approval_response(id=a.id, approved=True)",
+    ],
+)
+def test_expression_positions_get_a_todo(line: str) -> None:
+    source = f"def f(client, a):\n    {line}\n"
+    code, sites = apply(ApprovalResponseCommand, source)
+    assert code == f"def f(client, a):\n    {marker(Rule.AG001, IN_EXPRESSION)}\n    {line}\n"
+    assert [(s.action, s.marked) for s in sites] == [(Action.TODO, False)]
+    # On the second run the marker is found, reported as already marked, and not repeated.
+    _, again = apply(ApprovalResponseCommand, code)
+    assert [(s.action, s.marked) for s in again] == [(Action.TODO, True)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    ["response", "{'id': a.id}", "{**base, 'approved': True}", "id=a.id, approved=True, x=1"],
+)
+def test_unreadable_arguments_get_a_todo(args: str) -> None:
+    line = f"client.add_tool_approval_response({args})"
+    code, _ = apply(ApprovalResponseCommand, f"def f(client, a):\n    {line}\n")
+    assert code == f"def f(client, a):\n    {marker(Rule.AG001, UNREADABLE)}\n    {line}\n"
+
+
+def test_no_op() -> None:
+    source = "def f(client):\n    client.add_tool_result(tool_call_id='c1', output={})\n"
+    code, sites = apply(ApprovalResponseCommand, source)
+    assert (code, sites) == (source, [])
+
+
+def test_crlf_survives_byte_exact() -> None:
+    source = (
+        "def f(client, a):\r\n"
+        "    # keep\r\n"
+        "    client.add_tool_approval_response(id=a.id, approved=True)\r\n"
+        "    return 1\r\n"
+    )
+    code, _ = apply(ApprovalResponseCommand, source, strip=False)
+    assert code == (
+        "def f(client, a):\r\n"
+        "    # keep\r\n"
+        f"    {lookup(id='a.id')}\r\n"
+        "    if interrupt is not None:\r\n"
+        "        interrupt.resolve_interrupt(True)\r\n"
+        "    return 1\r\n"
+    )
+
+
+def test_tab_indentation_is_followed() -> None:
+    source = "def f(client, a):\n\tclient.add_tool_approval_response(id=a.id, approved=True)\n"
+    code, _ = apply(ApprovalResponseCommand, source, strip=False)
+    assert code.endswith("\tif interrupt is not None:\n\t\tinterrupt.resolve_interrupt(True)\n")

@@ -1,0 +1,96 @@
+"""AG002, AG003 and AG004: renames of the deprecated aliases."""
+
+from __future__ import annotations
+
+from codemods import Rule, marker
+from codemods.command import Action, ApiNames, Settings
+from codemods.get_pending_interrupts import GetPendingInterruptsCommand
+from codemods.pending_interrupts import PendingInterruptsCommand
+from codemods.resume_interrupts import PREFER_BOUND, ResumeInterruptsCommand
+from tests.codemods.helpers import apply
+
+
+def test_pending_interrupts_reads_and_state_keys() -> None:
+    code, sites = apply(
+        PendingInterruptsCommand,
+        """
+        def f(client, chat):
+            items = client.pending_interrupts  # the same array
+            n = len(self.client.pending_interrupts)
+            s = chat.get_interrupt_state()['pending_interrupts']
+            t = chat.get_interrupt_state().get("pending_interrupts", [])
+        """,
+    )
+    assert code == (
+        "\ndef f(client, chat):\n"
+        "    items = client.interrupts  # the same array\n"
+        "    n = len(self.client.interrupts)\n"
+        "    s = chat.get_interrupt_state()['interrupts']\n"
+        '    t = chat.get_interrupt_state().get("interrupts", [])\n'
+    )
+    assert [(s.rule, s.line, s.action) for s in sites] == [
+        (Rule.AG002, 3, Action.REWRITTEN),
+        (Rule.AG002, 4, Action.REWRITTEN),
+        (Rule.AG002, 5, Action.REWRITTEN),
+        (Rule.AG002, 6, Action.REWRITTEN),
+    ]
+
+
+def test_pending_interrupts_assignments_definitions_and_other_dicts_stay() -> None:
+    source = """
+    class Mine:
+        pending_interrupts = 0
+
+        def pending_interrupts(self):
+            self.pending_interrupts = 1
+            return {"pending_interrupts": 1}["pending_interrupts"]
+    """
+    code, sites = apply(PendingInterruptsCommand, source)
+    assert "interrupts" not in code.replace("pending_interrupts", "")
+    assert sites == []
+
+
+def test_renamed_api_names_from_config() -> None:
+    names = ApiNames(pending_interrupts="waiting", interrupts="open_items")
+    code, _ = apply(PendingInterruptsCommand, "x = desk.waiting\n", Settings(names=names))
+    assert code == "x = desk.open_items\n"
+
+
+def test_get_pending_interrupts_calls_and_references() -> None:
+    code, sites = apply(
+        GetPendingInterruptsCommand,
+        """
+        items = await client.get_pending_interrupts()
+        getter = chat.get_pending_interrupts
+
+        def get_pending_interrupts(): ...
+        """,
+    )
+    assert "await client.get_interrupts()" in code
+    assert "getter = chat.get_interrupts\n" in code
+    assert "def get_pending_interrupts(): ..." in code
+    assert len(sites) == 2
+
+
+def test_resume_interrupts_renamed_with_a_todo() -> None:
+    todo = f"renamed to resume_interrupts_unsafe: {PREFER_BOUND}"
+    code, sites = apply(
+        ResumeInterruptsCommand,
+        """
+        async def recover(client, entries):
+            # validated entries from the store
+            ok = await client.resume_interrupts(entries, {"threadId": "t", "runId": "r"})
+        """,
+    )
+    assert code == (
+        "\nasync def recover(client, entries):\n"
+        "    # validated entries from the store\n"
+        f"    {marker(Rule.AG004, todo)}\n"
+        '    ok = await client.resume_interrupts_unsafe(entries, {"threadId": "t", "runId": "r"})\n'
+    )
+    assert [(s.rule, s.action) for s in sites] == [(Rule.AG004, Action.TODO)]
+
+
+def test_resume_interrupts_unsafe_is_left_alone() -> None:
+    source = "client.resume_interrupts_unsafe(entries)\n"
+    assert apply(ResumeInterruptsCommand, source) == (source, [])
