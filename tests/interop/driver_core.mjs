@@ -40,7 +40,10 @@ function toJson(value) {
   return JSON.parse(JSON.stringify(value))
 }
 
-/** Every JSON-able field of a bound interrupt item, plus the names of its methods. */
+/**
+ * Every JSON-able field of a bound interrupt item (fields that do not apply to
+ * its kind are absent), plus the names of its methods.
+ */
 export function serializeItem(item) {
   const out = {}
   const methods = []
@@ -49,13 +52,25 @@ export function serializeItem(item) {
   for (const key of ordered) {
     const value = item[key]
     if (typeof value === 'function') methods.push(key)
-    else if (value !== undefined) out[key] = toJson(value)
+    else if (value !== undefined) out[key] = sortKeysDeep(toJson(value))
   }
-  for (const key of ['toolName', 'toolCallId', 'definitionId']) {
-    if (!(key in out)) out[key] = null
-  }
-  out.methods = methods.sort()
+  const METHOD_ORDER = ['resolveInterrupt', 'cancel', 'clearResolution']
+  out.methods = [
+    ...METHOD_ORDER.filter((m) => methods.includes(m)),
+    ...methods.filter((m) => !METHOD_ORDER.includes(m)),
+  ]
   return out
+}
+
+/** Nested values with object keys sorted (top-level item keys keep ITEM_KEY_ORDER). */
+function sortKeysDeep(value) {
+  if (Array.isArray(value)) return value.map(sortKeysDeep)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeysDeep(value[key])]),
+  )
 }
 
 function errorText(error) {
