@@ -19,9 +19,14 @@ from tests.codemods.helpers import apply
     ],
 )
 def test_literal_loop_becomes_one_batch(call: str) -> None:
-    source = f"def f(client, approvals):\n    # all of them\n    for a in approvals:\n        {call}\n"
+    source = (
+        f"def f(client, approvals):\n    # all of them\n    for a in approvals:\n        {call}\n"
+    )
     code, sites = apply(ApprovalLoopCommand, source)
-    assert code == "def f(client, approvals):\n    # all of them\n    client.resolve_interrupts(True)\n"
+    assert (
+        code
+        == "def f(client, approvals):\n    # all of them\n    client.resolve_interrupts(True)\n"
+    )
     assert [(s.rule, s.line, s.action) for s in sites] == [(Rule.AG005, 3, Action.REWRITTEN)]
 
 

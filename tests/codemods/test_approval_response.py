@@ -7,8 +7,8 @@ from textwrap import dedent
 import pytest
 
 from codemods import Rule, marker
-from codemods.approval_response import CANCEL_NEEDS_VALUE, IN_EXPRESSION, ApprovalResponseCommand
 from codemods.approval_call import UNREADABLE
+from codemods.approval_response import CANCEL_NEEDS_VALUE, IN_EXPRESSION, ApprovalResponseCommand
 from codemods.command import Action, FalsePolicy, Settings
 from tests.codemods.helpers import apply
 

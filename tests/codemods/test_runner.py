@@ -1,0 +1,109 @@
+"""The runner: byte-level prefilter, byte-exact output, failures as results, worker pool."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from codemods import Rule
+from codemods.command import Action
+from codemods.runner import FileStatus, Options, migrate_bytes, migrate_file, run
+
+CALL = b"client.add_tool_approval_response(id=a.id, approved=True)"
+
+
+def test_files_without_legacy_names_are_skipped_unparsed() -> None:
+    # Not even valid Python: the prefilter decides before parsing.
+    result = migrate_bytes(b"def (:\n", "x.py", Options())
+    assert result.status is FileStatus.SKIPPED
+
+
+def test_bom_and_crlf_survive_byte_exact() -> None:
+    source = codecs.BOM_UTF8 + b"# caf\xc3\xa9\r\ndef f(client, a):\r\n    " + CALL + b"\r\n"
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.CHANGED
+    assert result.updated is not None
+    assert result.updated.startswith(codecs.BOM_UTF8 + b"# caf\xc3\xa9\r\ndef f(client, a):\r\n")
+    assert b"\r\n    if interrupt is not None:\r\n" in result.updated
+    assert b"\n" not in result.updated.replace(b"\r\n", b"")
+    again = migrate_bytes(result.updated, "x.py", Options())
+    assert again.status is FileStatus.SKIPPED  # nothing legacy is left
+
+
+def test_a_declared_encoding_survives() -> None:
+    source = b"# -*- coding: latin-1 -*-\nNAME = '\xe9'\nx = client.pending_interrupts\n"
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.updated == source.replace(b"pending_interrupts", b"interrupts")
+
+
+def test_syntax_error_is_a_failed_result_with_a_location() -> None:
+    result = migrate_bytes(b"x = 1\ndef f(:\n    client.pending_interrupts\n", "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.error is not None
+    assert result.error.startswith("syntax error: ")
+    assert result.error_line is not None
+
+
+def test_undecodable_file_is_a_failed_result() -> None:
+    result = migrate_bytes(b"x = '\xff\xfe'  # client.pending_interrupts\n", "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.error is not None
+    assert result.error.startswith("cannot decode")
+
+
+def test_sites_report_original_lines_across_rules() -> None:
+    # AG005 shrinks the loop and AG001 grows a statement before AG002 and AG006 run.
+    source = (
+        b"def f(client, xs, a):\n"  # 1
+        b"    for x in xs:\n"  # 2
+        b"        client.add_tool_approval_response(id=x.id, approved=True)\n"  # 3
+        b"    " + CALL + b"\n"  # 4
+        b"    n = client.pending_interrupts\n"  # 5
+        b"    return a.name == 'approval-requested'\n"  # 6
+    )
+    result = migrate_bytes(source, "x.py", Options())
+    assert [(s.rule, s.line, s.action) for s in result.sites] == [
+        (Rule.AG005, 2, Action.REWRITTEN),
+        (Rule.AG001, 4, Action.REWRITTEN),
+        (Rule.AG002, 5, Action.REWRITTEN),
+        (Rule.AG006, 6, Action.TODO),
+    ]
+
+
+def test_selected_rules_only() -> None:
+    source = b"def f(client, a):\n    " + CALL + b"\n    n = client.pending_interrupts\n"
+    result = migrate_bytes(source, "x.py", Options(rules=frozenset({Rule.AG002})))
+    assert [s.rule for s in result.sites] == [Rule.AG002]
+    assert result.updated is not None
+    assert CALL in result.updated
+
+
+def test_unreadable_file_is_a_failed_result(tmp_path: Path) -> None:
+    result = migrate_file(str(tmp_path / "missing.py"), Options())
+    assert result.status is FileStatus.FAILED
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_run_keeps_order_and_survives_bad_files(tmp_path: Path, jobs: int) -> None:
+    paths = []
+    for index in range(12):
+        path = tmp_path / f"m{index:02}.py"
+        if index == 3:
+            path.write_bytes(b"def broken(:\n    client.pending_interrupts\n")
+        elif index % 2:
+            path.write_bytes(b"x = client.pending_interrupts\n")
+        else:
+            path.write_bytes(b"x = 1\n")
+        paths.append(str(path))
+    paths.append(str(tmp_path / "gone.py"))
+    seen: list[str] = []
+    results = run(paths, Options(), jobs=jobs, progress=lambda r: seen.append(r.path))
+    assert [r.path for r in results] == paths
+    assert sorted(seen) == sorted(paths)
+    statuses = [r.status for r in results]
+    assert statuses[3] is FileStatus.FAILED
+    assert statuses[-1] is FileStatus.FAILED
+    assert statuses.count(FileStatus.CHANGED) == 5
+    assert statuses.count(FileStatus.SKIPPED) == 6
