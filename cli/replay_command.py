@@ -1,0 +1,322 @@
+"""`agui replay`: read recordings, fold them into runs, check them, and show or emit them.
+
+The command is a loop over one streaming pipeline (decode → optional legacy translation
+→ validation → optional normalisation → runs → checks) feeding one of three outputs:
+the timeline (default), NDJSON events (`--json`) or a check report (`--check`,
+`--format`). Options are parsed into `ReplayOptions`; `run_replay` does the job and
+returns the exit code, so new options only touch the signature and that dataclass.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from cli.errors import ExitCode, handled_errors, stderr
+from replay.errors import InvalidRequest, UnreadableInput
+
+Sleep = Callable[[float], None]
+MAX_PACE_GAP = 5.0
+"""Longest pause `--pace` inserts between two events, in seconds (after scaling): a
+recording spanning a coffee break should not stall the terminal."""
+
+
+class ReportFormat(StrEnum):
+    """Formats for check results."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    JUNIT = "junit"
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How fast to replay: `factor` 0 means as fast as possible."""
+
+    factor: float = 0.0
+
+    @classmethod
+    def parse(cls, value: str) -> Pace:
+        text = value.strip().lower()
+        if text == "fast":
+            return cls(0.0)
+        if text == "real":
+            return cls(1.0)
+        try:
+            factor = float(text.removesuffix("x"))
+        except ValueError:
+            raise typer.BadParameter(
+                f"{value!r} is not real, fast or a speed factor such as 2 or 0.5"
+            ) from None
+        if not factor > 0 or factor == float("inf"):
+            raise typer.BadParameter(f"speed factor must be a positive number, not {value!r}")
+        return cls(factor)
+
+
+@dataclass(slots=True)
+class Pacer:
+    """Sleeps between events by their recorded `timestamp` gaps (milliseconds)."""
+
+    pace: Pace
+    sleep: Sleep
+    _last: float | None = None
+
+    def wait(self, data: dict[str, Any]) -> None:
+        if self.pace.factor <= 0:
+            return
+        stamp = data.get("timestamp")
+        if not isinstance(stamp, int | float) or isinstance(stamp, bool):
+            return
+        if self._last is not None and stamp > self._last:
+            delay = (stamp - self._last) / 1000 / self.pace.factor
+            self.sleep(min(delay, MAX_PACE_GAP))
+        self._last = float(stamp)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOptions:
+    """Everything `agui replay` was asked to do."""
+
+    recordings: tuple[str, ...]
+    check: bool = False
+    strict: bool = False
+    json_events: bool = False
+    report_format: ReportFormat | None = None
+    pace: Pace = field(default_factory=Pace)
+    normalize: bool = False
+    native: bool = False
+    tools: Path | None = None
+
+    @property
+    def report(self) -> ReportFormat | None:
+        """The check report to write on stdout, if any (`--check` alone means text)."""
+        if self.report_format is not None:
+            return self.report_format
+        if self.check and not self.json_events:
+            return ReportFormat.TEXT
+        return None
+
+
+def load_tools(path: Path) -> list[dict[str, Any]]:
+    """Tool declarations for `--native`: a JSON array, or an object with a `tools` array."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8", errors="replace"))
+    except FileNotFoundError:
+        raise UnreadableInput(f"{path}: no such file") from None
+    except OSError as error:
+        raise UnreadableInput(f"{path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise InvalidRequest(f"{path}: not valid JSON ({error})") from None
+    tools = data.get("tools") if isinstance(data, dict) else data
+    if not isinstance(tools, list) or not all(isinstance(tool, dict) for tool in tools):
+        raise InvalidRequest(f"{path}: expected a JSON array of tool objects (or {{tools: [...]}})")
+    return tools
+
+
+def run_replay(
+    options: ReplayOptions,
+    *,
+    out: Console | None = None,
+    sleep: Sleep = time.sleep,
+    now: Callable[[], Any] | None = None,
+) -> ExitCode:
+    """Do the whole job; return the exit code (raises only when the job cannot be done)."""
+    from cli.timeline import Timeline
+    from replay.checks import Checker
+    from replay.events import RecordedEvent, decode_events
+    from replay.normalize import Normalizer, compact_json
+    from replay.problems import Problem
+    from replay.recording import open_recording
+    from replay.reports import (
+        json_report,
+        junit_report,
+        sarif_report,
+        summary_line,
+        text_report,
+    )
+    from replay.rules import is_failure
+    from replay.transcript import RunTranscript, TranscriptBuilder
+
+    tools = load_tools(options.tools) if options.tools is not None else None
+    translate = _translator(tools) if options.native else None
+    report = options.report
+    timeline = None
+    if report is None and not options.json_events:
+        timeline = Timeline(out or Console(highlight=False))
+    write = sys.stdout.write
+    pacer = Pacer(options.pace, sleep) if report is None else None
+    normalizer = Normalizer() if options.normalize else None
+    builder = TranscriptBuilder()
+    checker = Checker(now=now)
+    found: list[Problem] = []
+    failed = False
+
+    def emit(items: Iterable[RunTranscript | Problem]) -> None:
+        nonlocal failed
+        for item in items:
+            if isinstance(item, RunTranscript):
+                if timeline is not None:
+                    timeline.run(item)
+                emit(checker.run(item))
+                continue
+            failed = failed or is_failure(item, strict=options.strict)
+            if report is not None:
+                found.append(item)
+            elif timeline is not None:
+                timeline.problem(item)
+            else:
+                stderr.print(str(item), markup=False, highlight=False, soft_wrap=True)
+
+    for name in options.recordings:
+        emit(checker.begin_source(name))
+        for exchange in open_recording(name):
+            if normalizer is not None and exchange.request is not None:
+                exchange = replace(exchange, request=normalizer.request(exchange.request))
+            emit(checker.begin_exchange(exchange.source))
+            emit(builder.begin_exchange(exchange))
+            if timeline is not None:
+                timeline.source(exchange.source, exchange.request)
+            transform = translate(exchange.request) if translate is not None else None
+            for item in decode_events(exchange.source, exchange.messages, transform):
+                checker.observe(item)
+                if isinstance(item, RecordedEvent):
+                    if normalizer is not None:
+                        item = normalizer.event(item)
+                    produced = builder.add(item)
+                    emit(x for x in produced if isinstance(x, RunTranscript))
+                    if pacer is not None:
+                        pacer.wait(item.data)
+                    if timeline is not None:
+                        timeline.event(item)
+                    elif options.json_events:
+                        write(compact_json(item.data) + "\n")
+                    emit(x for x in produced if not isinstance(x, RunTranscript))
+                else:
+                    emit(builder.add(item))
+        emit(checker.end_source())
+    emit(builder.finish())
+    emit(checker.finish())
+    if timeline is not None:
+        timeline.close()
+
+    sources = list(options.recordings)
+    if report is ReportFormat.TEXT:
+        write(text_report(found, strict=options.strict))
+    elif report is ReportFormat.JSON:
+        write(json_report(found, sources, strict=options.strict))
+    elif report is ReportFormat.SARIF:
+        write(sarif_report(found, strict=options.strict, version=_version()))
+    elif report is ReportFormat.JUNIT:
+        write(junit_report(found, sources, strict=options.strict))
+    if report is not None:
+        stderr.print(f"agui replay: {summary_line(found, strict=options.strict)}", markup=False)
+    return ExitCode.FINDINGS if failed else ExitCode.OK
+
+
+Translate = Callable[[dict[str, Any] | None], Callable[[Iterable[Any]], Iterator[Any]]]
+
+
+def _translator(tools: list[dict[str, Any]] | None) -> Translate:
+    """The `--native` stage: legacy events translated on raw objects (replay.translation)."""
+    import importlib
+
+    try:
+        module = importlib.import_module("replay.translation")
+    except ImportError as error:  # the module ships with `agui translate`
+        raise InvalidRequest(f"--native is unavailable: {error}") from None
+    translate_items: Callable[..., Iterable[Any]] = module.translate_items
+
+    def for_request(request: dict[str, Any] | None) -> Callable[[Iterable[Any]], Iterator[Any]]:
+        def transform(items: Iterable[Any]) -> Iterator[Any]:
+            return iter(translate_items(items, tools=tools, request=request))
+
+        return transform
+
+    return for_request
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agui-cli")
+    except PackageNotFoundError:
+        return ""
+
+
+def replay(
+    recordings: list[str] = typer.Argument(
+        ...,
+        metavar="RECORDING...",
+        help="SSE, NDJSON or HAR recordings (`-` for stdin); several form one timeline.",
+        show_default=False,
+    ),
+    check: bool = typer.Option(
+        False, "--check", help="Report findings instead of the timeline (exit 1 if any)."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
+    json_events: bool = typer.Option(
+        False, "--json", help="Write one normalised JSON event per line (NDJSON) on stdout."
+    ),
+    report_format: ReportFormat | None = typer.Option(
+        None,
+        "--format",
+        help="Check report format: text, json, sarif or junit (implies --check).",
+        case_sensitive=False,
+        show_default=False,
+    ),
+    pace: str = typer.Option(
+        "fast",
+        "--pace",
+        metavar="real|fast|FACTOR",
+        help="Replay with the recorded timing (`real`), as fast as possible, or N times faster.",
+    ),
+    normalize: bool = typer.Option(
+        False,
+        "--normalize",
+        help="Replace run/message/generic interrupt ids and clock values with stable tokens.",
+    ),
+    native: bool = typer.Option(
+        False, "--native", help="Show legacy approval events translated to native interrupts."
+    ),
+    tools: Path | None = typer.Option(
+        None,
+        "--tools",
+        metavar="FILE",
+        help="Tool declarations (JSON) used by --native to build interrupt descriptors.",
+        show_default=False,
+    ),
+) -> None:
+    """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
+
+    Exit codes: 0 clean, 1 findings (errors, or warnings with --strict), 2 the job could
+    not be done (missing file, unreadable input, bad usage).
+    """
+    with handled_errors():
+        if json_events and report_format is not None:
+            raise InvalidRequest("--json writes events; it cannot be combined with --format")
+        if tools is not None and not native:
+            raise InvalidRequest("--tools is only used with --native")
+        options = ReplayOptions(
+            recordings=tuple(recordings),
+            check=check or report_format is not None,
+            strict=strict,
+            json_events=json_events,
+            report_format=report_format,
+            pace=Pace.parse(pace),
+            normalize=normalize,
+            native=native,
+            tools=tools,
+        )
+        code = run_replay(options)
+    raise typer.Exit(int(code))
