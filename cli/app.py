@@ -58,3 +58,7 @@ def main() -> None:
 from cli.migrate_command import migrate  # noqa: E402
 
 app.command(name="migrate")(migrate)
+
+from cli.replay_command import replay  # noqa: E402
+
+app.command(name="replay")(replay)
