@@ -83,12 +83,12 @@ class Case:
         return script
 
 
-_TRANSFER = {"tools": True, "descriptors": (("tool-approval", TRANSFER_ID),)}
+_TRANSFER: dict[str, Any] = {"tools": True, "descriptors": (("tool-approval", TRANSFER_ID),)}
 _TRANSFER_EXPOSED = (("tool-approval", TRANSFER_ID),)
 _DONE_TRANSFER = "Done with the transfer."
-_PLAN = {"interrupts": True, "descriptors": (("generic", "review-plan"),)}
+_PLAN: dict[str, Any] = {"interrupts": True, "descriptors": (("generic", "review-plan"),)}
 _PLAN_EXPOSED = (("generic", "review-plan"),)
-_PLAN_TOOLS = {**_PLAN, "tools": True}
+_PLAN_TOOLS: dict[str, Any] = {**_PLAN, "tools": True}
 _REVIEWED = "Plan reviewed, continuing."
 _CHANGES_RESULT = '{"changes":["Add search","Add tests"]}'
 

@@ -6,7 +6,7 @@
 // result object on stdout. Only the public ChatClient API is used.
 import { readFileSync } from 'node:fs'
 
-const SETTLE_MS = 40
+const SETTLE_MS = 75
 const POLL_MS = 5
 const IDLE_TIMEOUT_MS = 20000
 
