@@ -1,0 +1,218 @@
+"""Ask for unanswered interrupts on a terminal: show each item, build questions from its schema.
+
+Only used when stdin is a TTY. Each item is shown with its message (else its reason,
+the prompt of last resort), its tool and arguments or its display payload; the
+questions come from the `responseSchema` — booleans, enums, strings and numbers get
+typed questions, anything else is asked for as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Console
+
+from replay.answers import Action, AnswerSpec
+from replay.batch import (
+    PAYLOAD_KEY,
+    InterruptKind,
+    approval_branches,
+    binding_of,
+    branch_schema,
+    kind_of,
+)
+
+Ask = Callable[[str], str]
+
+KIND_NAMES = {
+    InterruptKind.TOOL_APPROVAL: "approval",
+    InterruptKind.CLIENT_TOOL: "client tool",
+    InterruptKind.GENERIC: "generic",
+    InterruptKind.UNBOUND: "interrupt",
+}
+
+
+class PromptAborted(Exception):
+    """The user gave up on an item (end of input)."""
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def prompt_text(descriptor: Mapping[str, Any]) -> str:
+    """The item's prompt: its message, else its reason (the prompt of last resort)."""
+    message = descriptor.get("message")
+    if isinstance(message, str) and message.strip():
+        return message
+    reason = descriptor.get("reason")
+    return reason if isinstance(reason, str) and reason else "(no message)"
+
+
+def _tool_and_args(descriptor: Mapping[str, Any]) -> tuple[str | None, Any]:
+    binding = binding_of(descriptor) or {}
+    metadata = descriptor.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    tool = binding.get("toolName") or metadata.get("toolName")
+    args = binding["originalArgs"] if "originalArgs" in binding else metadata.get("input")
+    return (tool if isinstance(tool, str) else None), args
+
+
+class Prompter:
+    """Interactive answers for one item at a time. `ask` is injectable for tests."""
+
+    def __init__(self, console: Console, ask: Ask | None = None) -> None:
+        self.console = console
+        self._ask = ask or (lambda text: console.input(text))
+
+    def ask(self, text: str) -> str:
+        try:
+            return self._ask(text)
+        except EOFError:
+            raise PromptAborted from None
+
+    def show(self, descriptor: Mapping[str, Any]) -> None:
+        """The item as a short card: id and kind, prompt, tool and arguments or payload."""
+        kind = kind_of(descriptor)
+        print_ = self.console.print
+        print_(
+            f"[bold]{descriptor.get('id', '?')}[/bold] [dim]({KIND_NAMES[kind]})[/dim]",
+            highlight=False,
+        )
+        self.console.print("  " + prompt_text(descriptor), markup=False, highlight=False)
+        tool, args = _tool_and_args(descriptor)
+        if tool is not None:
+            self.console.print(f"  tool {tool} {_compact(args)}", markup=False, highlight=False)
+        metadata = descriptor.get("metadata")
+        if isinstance(metadata, dict) and PAYLOAD_KEY in metadata:
+            self.console.print(
+                f"  payload {_compact(metadata[PAYLOAD_KEY])}", markup=False, highlight=False
+            )
+        expires = descriptor.get("expiresAt")
+        if isinstance(expires, str):
+            self.console.print(f"  expires {expires}", markup=False, highlight=False)
+
+    def answer(self, descriptor: Mapping[str, Any]) -> AnswerSpec:
+        """Show the item and ask until there is a well-formed answer."""
+        self.show(descriptor)
+        interrupt_id = str(descriptor.get("id"))
+        if kind_of(descriptor) is InterruptKind.TOOL_APPROVAL:
+            return self._approval(descriptor, interrupt_id)
+        choice = self._choose("answer or cancel?", {"a": "answer", "c": "cancel"})
+        if choice == "c":
+            return AnswerSpec(Action.CANCEL, interrupt_id, option=f"prompt {interrupt_id}")
+        value = self.value(descriptor.get("responseSchema"), "answer")
+        return AnswerSpec(Action.ANSWER, interrupt_id, value, True, f"prompt {interrupt_id}")
+
+    def _approval(self, descriptor: Mapping[str, Any], interrupt_id: str) -> AnswerSpec:
+        branches = approval_branches(descriptor)
+        choices = {"a": "approve", "r": "reject", "c": "cancel"}
+        input_schema = branch_schema(branches.get(True), "editedArgs")
+        if input_schema is not None:
+            choices["e"] = "edit"
+        choice = self._choose("approve, reject, edit or cancel?", choices)
+        option = f"prompt {interrupt_id}"
+        if choice == "c":
+            return AnswerSpec(Action.CANCEL, interrupt_id, option=option)
+        if choice == "e":
+            _, args = _tool_and_args(descriptor)
+            edited = self.value(input_schema, "arguments", defaults=args)
+            return AnswerSpec(Action.EDIT, interrupt_id, edited, True, option)
+        approved = choice == "a"
+        payload_schema = branch_schema(branches.get(approved), "payload")
+        action = Action.APPROVE if approved else Action.REJECT
+        if payload_schema is None:
+            return AnswerSpec(action, interrupt_id, option=option)
+        payload = self.value(payload_schema, "payload")
+        return AnswerSpec(action, interrupt_id, payload, True, option)
+
+    def _choose(self, question: str, choices: dict[str, str]) -> str:
+        keys = "/".join(choices)
+        labels = ", ".join(f"{k}={v}" for k, v in choices.items())
+        while True:
+            reply = self.ask(f"  {question} [{keys}] ({labels}): ").strip().lower()
+            if reply in choices:
+                return reply
+            for key, label in choices.items():
+                if reply and label.startswith(reply):
+                    return key
+            self.console.print(f"  please type one of {keys}", highlight=False)
+
+    def value(self, schema: Any, label: str, *, defaults: Any = None) -> Any:
+        """A value for a schema: an object field by field, a scalar by type, else JSON."""
+        if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+            properties: dict[str, Any] = schema["properties"]
+            required = schema.get("required")
+            needed = set(required) if isinstance(required, list) else set()
+            result: dict[str, Any] = {}
+            for name, field_schema in properties.items():
+                default = defaults.get(name) if isinstance(defaults, dict) else None
+                answered, value = self._field(
+                    f"{label}.{name}", field_schema, name in needed, default
+                )
+                if answered:
+                    result[name] = value
+            return result
+        answered, value = self._field(label, schema, True, defaults)
+        return value
+
+    def _field(self, label: str, schema: Any, required: bool, default: Any) -> tuple[bool, Any]:
+        schema = schema if isinstance(schema, dict) else {}
+        kind = schema.get("type")
+        enum = schema.get("enum")
+        if "const" in schema:
+            return True, schema["const"]
+        optional = "" if required else ", blank to skip"
+        shown_default = f", default {_compact(default)}" if default is not None else ""
+        while True:
+            if isinstance(enum, list) and enum:
+                hint = " | ".join(_compact(v) for v in enum)
+            elif kind == "boolean":
+                hint = "y/n"
+            elif kind in ("string", "number", "integer"):
+                hint = str(kind)
+            else:
+                hint = "JSON"
+            reply = self.ask(f"  {label} ({hint}{optional}{shown_default}): ").strip()
+            if not reply:
+                if default is not None:
+                    return True, default
+                if not required:
+                    return False, None
+                self.console.print("  a value is required", highlight=False)
+                continue
+            parsed, ok = _parse(reply, kind, enum)
+            if ok:
+                return True, parsed
+            self.console.print(f"  not a valid {hint} value", highlight=False)
+
+
+def _parse(reply: str, kind: Any, enum: Any) -> tuple[Any, bool]:
+    if isinstance(enum, list) and enum:
+        for value in enum:
+            if reply == value or reply == _compact(value):
+                return value, True
+        return None, False
+    if kind == "boolean":
+        lowered = reply.lower()
+        if lowered in ("y", "yes", "true", "1"):
+            return True, True
+        if lowered in ("n", "no", "false", "0"):
+            return False, True
+        return None, False
+    if kind == "string":
+        return reply, True
+    if kind in ("number", "integer"):
+        try:
+            number = float(reply) if kind == "number" else int(reply)
+        except ValueError:
+            return None, False
+        if isinstance(number, float) and number.is_integer():
+            return int(number), True
+        return number, True
+    try:
+        return json.loads(reply), True
+    except ValueError:
+        return None, False
