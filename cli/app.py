@@ -62,3 +62,7 @@ app.command(name="migrate")(migrate)
 from cli.replay_command import replay  # noqa: E402
 
 app.command(name="replay")(replay)
+
+from cli.translate_command import translate  # noqa: E402
+
+app.command(name="translate")(translate)
