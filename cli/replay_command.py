@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -135,16 +136,17 @@ def run_replay(
     from replay.checks import Checker
     from replay.events import RecordedEvent, decode_events
     from replay.normalize import Normalizer, compact_json
-    from replay.problems import Problem
+    from replay.problems import Problem, Severity
     from replay.recording import open_recording
     from replay.reports import (
         json_report,
         junit_report,
         sarif_report,
+        sort_findings,
         summary_line,
         text_report,
     )
-    from replay.rules import is_failure
+    from replay.rules import effective_severity, is_failure
     from replay.transcript import RunTranscript, TranscriptBuilder
 
     tools = load_tools(options.tools) if options.tools is not None else None
@@ -159,6 +161,7 @@ def run_replay(
     builder = TranscriptBuilder()
     checker = Checker(now=now)
     found: list[Problem] = []
+    counts: Counter[Severity] = Counter()
     failed = False
 
     def emit(items: Iterable[RunTranscript | Problem]) -> None:
@@ -169,6 +172,7 @@ def run_replay(
                     timeline.run(item)
                 emit(checker.run(item))
                 continue
+            counts[effective_severity(item, strict=options.strict)] += 1
             failed = failed or is_failure(item, strict=options.strict)
             if report is not None:
                 found.append(item)
@@ -210,6 +214,7 @@ def run_replay(
         timeline.close()
 
     sources = list(options.recordings)
+    found = sort_findings(found, sources)
     if report is ReportFormat.TEXT:
         write(text_report(found, strict=options.strict))
     elif report is ReportFormat.JSON:
@@ -218,8 +223,8 @@ def run_replay(
         write(sarif_report(found, strict=options.strict, version=_version()))
     elif report is ReportFormat.JUNIT:
         write(junit_report(found, sources, strict=options.strict))
-    if report is not None:
-        stderr.print(f"agui replay: {summary_line(found, strict=options.strict)}", markup=False)
+    if report is not None or counts.total():
+        stderr.print(f"agui replay: {summary_line(counts)}", markup=False)
     return ExitCode.FINDINGS if failed else ExitCode.OK
 
 

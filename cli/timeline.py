@@ -113,6 +113,7 @@ class Timeline:
         self.console = console
         self.rich = console.is_terminal if rich is None else rich
         self._line_open = False
+        self._open_message: str | None = None
         self._tool_args: dict[str, list[str]] = {}
         self._tool_names: dict[str, str] = {}
 
@@ -122,6 +123,7 @@ class Timeline:
         if self._line_open:
             self.console.print()
             self._line_open = False
+        self._open_message = None
 
     def _line(self, text: str | Text, style: str = "") -> None:
         self._end_line()
@@ -214,14 +216,20 @@ class Timeline:
             self._line(f"  {kind or '(no type)'}", "dim")
 
     def _text(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "TEXT_MESSAGE_START" or (kind == "TEXT_MESSAGE_CHUNK" and not self._line_open):
-            role = data.get("role") if isinstance(data.get("role"), str) else "assistant"
+        message_id = data.get("messageId")
+        message_id = message_id if isinstance(message_id, str) else None
+        starts = kind == "TEXT_MESSAGE_START"
+        if starts or (kind == "TEXT_MESSAGE_CHUNK" and self._open_message != message_id):
+            role = data.get("role")
             self._end_line()
-            self._write(f"  {role}: ", "bold cyan")
+            self._write(f"  {role if isinstance(role, str) else 'assistant'}: ", "bold cyan")
+            self._open_message = message_id
         delta = data.get("delta")
         if isinstance(delta, str) and delta:
-            if not self._line_open:
-                self._write("  … ", "dim")
+            if self._open_message != message_id or not self._line_open:
+                self._end_line()
+                self._write(f"  {self._mark('…', '...')} ", "dim")
+                self._open_message = message_id
             self._write(delta.replace("\r", "").replace("\n", "\n    "))
 
     def _tool(self, kind: str, data: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.etree import ElementTree
 
@@ -28,14 +28,29 @@ def summary(problems: Sequence[Problem], *, strict: bool = False) -> dict[str, i
     return {severity.value: counts.get(severity.value, 0) for severity in Severity}
 
 
-def summary_line(problems: Sequence[Problem], *, strict: bool = False) -> str:
-    """`2 errors, 1 warning, 0 notices` — for stderr."""
-    counts = summary(problems, strict=strict)
+def summary_line(counts: Mapping[Severity, int]) -> str:
+    """`2 errors, 1 warning, 0 notices` (effective severities counted) — for stderr."""
     parts = []
     for severity in Severity:
-        count = counts[severity.value]
+        count = counts.get(severity, 0)
         parts.append(f"{count} {severity.value}{'' if count == 1 else 's'}")
     return ", ".join(parts)
+
+
+def sort_findings(problems: Sequence[Problem], sources: Sequence[str]) -> list[Problem]:
+    """Findings in reading order: by recording (as given), then byte offset; stable."""
+    rank = {source: position for position, source in enumerate(sources)}
+
+    def key(problem: Problem) -> tuple[int, int]:
+        location = problem.location
+        if location is None:
+            return (len(rank), 0)
+        base = location.source.split("#entry", 1)[0]
+        entry = location.source[len(base) :]
+        number = int(entry[len("#entry") :]) if entry[len("#entry") :].isdigit() else 0
+        return (rank.get(base, len(rank)), number * (1 << 40) + location.offset)
+
+    return sorted(problems, key=key)
 
 
 def text_report(problems: Sequence[Problem], *, strict: bool = False) -> str:

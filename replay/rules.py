@@ -21,6 +21,7 @@ class RuleGroup(StrEnum):
     LIFECYCLE = "lifecycle"
     INTERRUPT = "interrupt"
     RESUME = "resume"
+    TRANSLATION = "translation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class Rule:
 
 _E, _W, _N = Severity.ERROR, Severity.WARNING, Severity.NOTICE
 _D, _L, _I, _R = RuleGroup.DECODE, RuleGroup.LIFECYCLE, RuleGroup.INTERRUPT, RuleGroup.RESUME
+_T = RuleGroup.TRANSLATION
 
 RULES: tuple[Rule, ...] = (
     # Decoding: SSE framing, JSON, and validation against ag_ui.core's event union.
@@ -139,6 +141,10 @@ RULES: tuple[Rule, ...] = (
         _R,
         "Summary: the server rejects the batch because an item failed.",
     ),
+    # Translation (`--native`): what the legacy-to-native view changed.
+    Rule("translated", _N, _T, "A legacy event was translated to its native counterpart."),
+    Rule("invented", _N, _T, "A value the legacy stream lacks was synthesised."),
+    Rule("lost", _N, _T, "A legacy field has no native counterpart and was dropped."),
 )
 
 RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
