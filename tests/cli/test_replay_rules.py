@@ -463,9 +463,8 @@ def test_the_native_pair_is_clean(tmp_path: Path) -> None:
     assert rules_found(tmp_path, pair()) == set()
 
 
-FIRE_EXIT: Callable[[str], int] = lambda rule_id: (
-    1 if RULES_BY_ID[rule_id].severity == "error" else 0
-)  # noqa: E731
+def fire_exit(rule_id: str) -> int:
+    return 1 if RULES_BY_ID[rule_id].severity == "error" else 0
 
 
 @pytest.mark.parametrize("rule_id", ["invalid-json", "unclosed-message", "bare-json"])
