@@ -66,3 +66,7 @@ app.command(name="replay")(replay)
 from cli.translate_command import translate  # noqa: E402
 
 app.command(name="translate")(translate)
+
+from cli.resume_command import resume  # noqa: E402
+
+app.command(name="resume")(resume)
