@@ -496,7 +496,7 @@ class ReplayService:
         moment = datetime.fromtimestamp(self.clock(), UTC)
         return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
-    def _now_ms(self) -> int:
+    def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
     def health(self, method: str, path: str) -> Reply:
@@ -558,8 +558,9 @@ class ReplayService:
                 run_id=ids.run_id,
                 thread_id=ids.thread_id,
                 interrupted_run_id=ids.run_id,
-                timestamp=self._now_ms(),
+                timestamp=self.now_ms(),
             )
+            _missing_parent_key_order(event)
             return self._stream_error(event, log_entry(Result.REJECTED, errors[0].code))
         if resume and ids.parent_run_id is not None:
             return self._continue(ids, ids.parent_run_id, resume, log_entry)
@@ -597,7 +598,7 @@ class ReplayService:
                 run_id=ids.run_id,
                 thread_id=ids.thread_id,
                 interrupted_run_id=parent_run_id,
-                timestamp=self._now_ms(),
+                timestamp=self.now_ms(),
             )
             detail = None if parent is not None else f"run {parent_run_id} was never served"
             return self._stream_error(event, log_entry(Result.REJECTED, errors[0].code, detail))
@@ -649,7 +650,7 @@ class ReplayService:
     def _synthetic(
         self, ids: RunIds, parent: RecordedRun, resume: Sequence[Mapping[str, Any]]
     ) -> tuple[Frame, ...]:
-        stamp = self._now_ms()
+        stamp = self.now_ms()
         message_id = self.new_id()
         lines = [
             f"{entry.get('interruptId')}: {entry.get('status')}"
@@ -693,6 +694,29 @@ class ReplayService:
             Frame(encode_event(wire_json(event), line_ending=ending).encode("utf-8"))
             for event in events
         )
+
+
+MISSING_PARENT_KEY_ORDER: Final = (
+    "scope",
+    "threadId",
+    "interruptedRunId",
+    "generation",
+    "interruptIds",
+    "code",
+    "message",
+    "source",
+    "retryable",
+)
+"""TanStack builds this one error by hand, `interruptIds` before `code` (protocol.md §4.6)."""
+
+
+def _missing_parent_key_order(event: dict[str, Any]) -> None:
+    """Reorder the error's keys as the real server writes them, for byte-equal streams."""
+    errors = event["metadata"]["tanstack"]["interruptErrors"]
+    for position, error in enumerate(errors):
+        ordered = {key: error[key] for key in MISSING_PARENT_KEY_ORDER if key in error}
+        ordered.update((key, value) for key, value in error.items() if key not in ordered)
+        errors[position] = ordered
 
 
 def _describe(run: RecordedRun) -> str:
@@ -979,6 +1003,8 @@ def parse_address(text: str) -> tuple[str, int]:
         port_text = rest[1:]
     elif ":" in value:
         host, _, port_text = value.rpartition(":")
+        if ":" in host:
+            raise ValueError(f"invalid address {text!r}: write an IPv6 host as [HOST]:PORT")
         host = host or DEFAULT_HOST
     try:
         port = int(port_text)

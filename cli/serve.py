@@ -1,0 +1,182 @@
+"""`agui replay --serve`: the presentation side of the replay server.
+
+Parses the address, loads the recording, prints the URL (and a warning when the server
+is reachable from other machines), renders one line per request on stderr, writes the
+`--log` JSON lines, and stops cleanly on Ctrl-C or SIGTERM. The server itself lives in
+`replay.server`.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from cli.errors import ExitCode, stderr
+from replay.errors import InvalidRequest
+
+if TYPE_CHECKING:
+    from replay.server import ReplayServer, RequestLog
+
+
+@dataclass(frozen=True, slots=True)
+class ServeRequest:
+    """Everything `--serve` was asked to do (the replay command fills it in)."""
+
+    recordings: tuple[str, ...]
+    address: str
+    pace_factor: float | None = None
+    """None (or 0) serves as fast as possible; 1 is the recorded timing."""
+    verbatim: bool = False
+    line_endings: str = "lf"
+    native: bool = False
+    tools: list[dict[str, Any]] | None = None
+    log: Path | None = None
+
+
+def render_request(entry: RequestLog) -> str:
+    """One plain line for a request: method, path, run ids and what happened."""
+    from replay.server import Result
+
+    parts = [entry.method, entry.path]
+    if entry.run_id is not None:
+        parts.append(f"runId={entry.run_id}")
+    if entry.parent_run_id is not None:
+        parts.append(f"parentRunId={entry.parent_run_id}")
+    if entry.resume:
+        parts.append(f"resume={','.join(entry.resume)}")
+    head = " ".join(parts)
+    if entry.result is Result.INVALID:
+        return f"{head} -> {entry.status} invalid body: {entry.detail or 'unreadable'}"
+    if entry.result is Result.REJECTED:
+        extra = f" ({entry.detail})" if entry.detail else ""
+        return f"{head} -> rejected: RUN_ERROR {entry.code}{extra}"
+    if entry.result in (Result.SERVED, Result.ACCEPTED):
+        return f"{head} -> {entry.result}: {entry.detail}"
+    return f"{head} -> {entry.status}"
+
+
+def _style(entry: RequestLog) -> str:
+    from replay.server import Result
+
+    if entry.result in (Result.INVALID, Result.REJECTED):
+        return "yellow"
+    if entry.result in (Result.SERVED, Result.ACCEPTED):
+        return "green"
+    return "dim"
+
+
+def run_serve(
+    request: ServeRequest,
+    *,
+    console: Console | None = None,
+    on_ready: Callable[[ReplayServer], None] | None = None,
+) -> ExitCode:
+    """Serve until Ctrl-C (or SIGTERM); return the exit code. Raises for bad usage/input."""
+    from replay.server import (
+        JsonLinesLog,
+        LineEnding,
+        Pace,
+        ReplayServer,
+        ServeOptions,
+        load_recording,
+        parse_address,
+    )
+
+    out = console or stderr
+    try:
+        host, port = parse_address(request.address)
+    except ValueError as error:
+        raise InvalidRequest(f"--serve: {error}") from None
+    try:
+        line_ending = LineEnding(request.line_endings.lower())
+    except ValueError:
+        raise InvalidRequest(
+            f"--line-endings: {request.line_endings!r} is not lf or crlf"
+        ) from None
+    if request.verbatim and request.native:
+        raise InvalidRequest(
+            "--verbatim serves the recorded bytes; it cannot be combined with --native"
+        )
+    options = ServeOptions(
+        pace=Pace(request.pace_factor or None),
+        verbatim=request.verbatim,
+        line_ending=line_ending,
+        native=request.native,
+        tools=request.tools,
+    )
+    recording = load_recording(list(request.recordings), options)
+    log_file = JsonLinesLog(request.log) if request.log is not None else None
+
+    def logger(entry: RequestLog) -> None:
+        out.print(
+            f"[{_style(entry)}]{escape(render_request(entry))}[/]", soft_wrap=True, highlight=False
+        )
+        if log_file is not None:
+            log_file(entry)
+
+    try:
+        server = ReplayServer(recording, host=host, port=port, options=options, logger=logger)
+        try:
+            _announce(out, server, request.recordings, len(recording.runs), options)
+            if on_ready is not None:
+                on_ready(server)
+            with _sigterm_as_interrupt():
+                server.wait()
+        except KeyboardInterrupt:
+            out.print("agui replay: stopped", markup=False, highlight=False)
+        finally:
+            server.shutdown()
+    finally:
+        if log_file is not None:
+            log_file.close()
+    return ExitCode.OK
+
+
+def _announce(
+    out: Console, server: ReplayServer, names: Sequence[str], runs: int, options: Any
+) -> None:
+    if not server.loopback:
+        out.print(
+            f"agui: warning: listening on {server.host}, not loopback: anyone who can reach"
+            " this machine can use this server",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    what = ", ".join(names)
+    plural = "run" if runs == 1 else "runs"
+    out.print(
+        f"agui replay: serving {runs} {plural} from {what} (pace {options.pace})",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+    out.print(
+        f"agui replay: listening on {server.url}  (Ctrl-C to stop)", markup=False, highlight=False
+    )
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Make SIGTERM stop the server like Ctrl-C (only possible from the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
