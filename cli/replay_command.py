@@ -301,6 +301,28 @@ def replay(
         help="Tool declarations (JSON) used by --native to build interrupt descriptors.",
         show_default=False,
     ),
+    serve: str | None = typer.Option(
+        None,
+        "--serve",
+        metavar="[HOST:]PORT",
+        help="Serve the recording as a live AG-UI endpoint (127.0.0.1 unless HOST is given).",
+        show_default=False,
+    ),
+    verbatim: bool = typer.Option(
+        False,
+        "--verbatim",
+        help="With --serve: send the recorded bytes untouched (no id rewriting).",
+    ),
+    line_endings: str = typer.Option(
+        "lf", "--line-endings", metavar="lf|crlf", help="With --serve: how SSE frames end."
+    ),
+    log: Path | None = typer.Option(
+        None,
+        "--log",
+        metavar="FILE",
+        help="With --serve: append every request (with its body, never headers) as JSON lines.",
+        show_default=False,
+    ),
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
@@ -323,5 +345,23 @@ def replay(
             native=native,
             tools=tools,
         )
-        code = run_replay(options)
+        if serve is None and (verbatim or log is not None or line_endings != "lf"):
+            raise InvalidRequest("--verbatim, --line-endings and --log are only used with --serve")
+        if serve is not None:
+            from cli.serve import ServeRequest, run_serve
+
+            code = run_serve(
+                ServeRequest(
+                    recordings=tuple(recordings),
+                    address=serve,
+                    pace_factor=options.pace.factor,
+                    verbatim=verbatim,
+                    line_endings=line_endings,
+                    native=native,
+                    tools=load_tools(tools) if tools is not None else None,
+                    log=log,
+                )
+            )
+        else:
+            code = run_replay(options)
     raise typer.Exit(int(code))
