@@ -13,7 +13,7 @@ from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
-from codemods.command import FalsePolicy, RuleCommand, Settings
+from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings
 
 OTHER_LOOP = (
     "answer this approval loop as one atomic batch: "
@@ -27,8 +27,17 @@ class ApprovalLoopCommand(RuleCommand):
     DESCRIPTION = "for-loops of add_tool_approval_response -> one resolve_interrupts(...)."
     RULE = Rule.AG005
 
-    def __init__(self, context: CodemodContext, settings: Settings | None = None) -> None:
-        super().__init__(context, settings)
+    @staticmethod
+    def triggers(names: ApiNames) -> tuple[str, ...]:
+        return (names.add_tool_approval_response,)
+
+    def __init__(
+        self,
+        context: CodemodContext,
+        settings: Settings | None = None,
+        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+    ) -> None:
+        super().__init__(context, settings, texts)
         # Innermost first: a loop, or None for a function/lambda/class boundary.
         self._scopes: list[cst.For | cst.While | None] = []
         self._batched: set[int] = set()

@@ -20,7 +20,7 @@ from codemods.approval_call import (
     awaited_call,
     literal_bool,
 )
-from codemods.command import FalsePolicy, RuleCommand, Settings
+from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings
 
 IN_EXPRESSION = (
     "move this approval answer into a statement of its own so it can be rewritten "
@@ -38,8 +38,17 @@ class ApprovalResponseCommand(RuleCommand):
     DESCRIPTION = "add_tool_approval_response(...) -> resolve_interrupt(...) on the bound item."
     RULE = Rule.AG001
 
-    def __init__(self, context: CodemodContext, settings: Settings | None = None) -> None:
-        super().__init__(context, settings)
+    @staticmethod
+    def triggers(names: ApiNames) -> tuple[str, ...]:
+        return (names.add_tool_approval_response,)
+
+    def __init__(
+        self,
+        context: CodemodContext,
+        settings: Settings | None = None,
+        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+    ) -> None:
+        super().__init__(context, settings, texts)
         self._planned: set[int] = set()
         # The module, then each enclosing function: where a new local name would live.
         self._scopes: list[cst.Module | cst.FunctionDef] = []

@@ -7,17 +7,16 @@ never twice.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Generator, Iterator
+from collections.abc import Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import ClassVar
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.helpers import get_full_name_for_node
-from libcst.metadata import MetadataWrapper, PositionProvider
-from libcst.metadata.base_provider import ProviderT
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from codemods import Rule, marker
 
@@ -88,31 +87,81 @@ Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
 class RuleCommand(VisitorBasedCodemodCommand):
-    """A rule: records `sites`, attaches TODO markers, says whether it changed anything."""
+    """A rule: records `sites`, attaches TODO markers, says whether it changed anything.
+
+    Speed matters (a monorepo has thousands of candidate files), so the base skips every
+    statement whose source never mentions one of the rule's `triggers`, resolves no
+    metadata up front, and computes a site's position only when there is a site, on
+    the top-level statement around it.
+    """
 
     RULE: ClassVar[Rule]
-    METADATA_DEPENDENCIES: ClassVar[Collection[ProviderT]] = (PositionProvider,)
 
-    def __init__(self, context: CodemodContext, settings: Settings | None = None) -> None:
-        super().__init__(context)
+    @staticmethod
+    def triggers(names: ApiNames) -> tuple[str, ...]:
+        """Text one of which a statement must contain for this rule to match inside it."""
+        raise NotImplementedError
+
+    def __init__(
+        self,
+        context: CodemodContext,
+        settings: Settings | None = None,
+        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+    ) -> None:
+        # Not super().__init__: MatcherDecoratableTransformer's constructor scans the class
+        # for matcher decorators (milliseconds per instance, one instance per rule per
+        # file), and the dispatch methods below never consult what it gathers.
+        Codemod.__init__(self, context)
+        cst.CSTTransformer.__init__(self)
+        # Statement source text by node identity, shared by the rules of one file until
+        # a rule changes the tree (the node is kept so its id cannot be reused).
+        self._texts = texts if texts is not None else {}
         self.settings = settings if settings is not None else Settings()
         self.sites: list[Site] = []
         self.changed = False
         self._statements: list[Statement] = []
         self._markers: dict[int, list[str]] = {}
+        self._pruned: set[int] = set()
+        self._first_lines: dict[int, int] = {}
+        self._positions: dict[int, Mapping[cst.CSTNode, CodeRange]] = {}
 
     @contextmanager
     def _handle_metadata_reference(self, module: cst.Module) -> Generator[cst.Module, None, None]:
-        # The runner parses once and passes each rule a fresh tree, so the deep copy
-        # MetadataWrapper makes by default (most of a rule's cost) buys nothing.
+        # No rule declares metadata, so skip MetadataWrapper's deep copy of the tree.
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         old = self.context
-        with self.resolve(wrapper):
-            self.context = replace(old, wrapper=wrapper)
-            try:
-                yield wrapper.module
-            finally:
-                self.context = old
+        self.context = replace(old, wrapper=wrapper)
+        try:
+            yield module
+        finally:
+            self.context = old
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        wanted = self.triggers(self.settings.names)
+        line = 1 + sum(1 for _ in tree.header)
+        for statement in tree.body:
+            text = self._text(tree, statement)
+            self._first_lines[id(statement)] = line
+            line += text.count("\n") if "\n" in text else text.count("\r")
+            self._prune(tree, statement, text, wanted)
+        return tree.visit(self)
+
+    def _prune(
+        self, tree: cst.Module, statement: cst.BaseStatement, text: str, wanted: tuple[str, ...]
+    ) -> None:
+        if not any(t in text for t in wanted):
+            self._pruned.add(id(statement))
+            return
+        body = getattr(statement, "body", None)
+        if isinstance(body, cst.IndentedBlock) and len(body.body) > 1:
+            for child in body.body:
+                self._prune(tree, child, self._text(tree, child), wanted)
+
+    def _text(self, tree: cst.Module, node: cst.CSTNode) -> str:
+        cached = self._texts.get(id(node))
+        if cached is None or cached[0] is not node:
+            cached = self._texts[id(node)] = (node, tree.code_for_node(node))
+        return cached[1]
 
     # -- helpers for rules -------------------------------------------------------------
 
@@ -137,10 +186,21 @@ class RuleCommand(VisitorBasedCodemodCommand):
             return node
         return None
 
+    def position(self, node: cst.CSTNode) -> tuple[int, int]:
+        """1-based line and column of an original node inside the current top statement."""
+        top = self._statements[0]
+        positions = self._positions.get(id(top))
+        if positions is None:
+            alone = self.module.with_changes(header=(), body=(top,), footer=())
+            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions[id(top)] = positions
+        start = positions[node].start
+        return self._first_lines[id(top)] + start.line - 1, start.column + 1
+
     def report(self, node: cst.CSTNode, message: str, action: Action = Action.REWRITTEN) -> None:
         """Record a rewritten site at `node` (an original node)."""
-        start = self.get_metadata(PositionProvider, node).start
-        self.sites.append(Site(self.RULE, start.line, start.column + 1, message, action))
+        line, column = self.position(node)
+        self.sites.append(Site(self.RULE, line, column, message, action))
         if action is Action.REWRITTEN:
             self.changed = True
 
@@ -153,35 +213,45 @@ class RuleCommand(VisitorBasedCodemodCommand):
             # Comments above a file's first statement parse into the module header.
             lines.extend(self.module.header)
         present = any(line.comment is not None and line.comment.value == text for line in lines)
-        start = self.get_metadata(PositionProvider, node).start
-        self.sites.append(Site(self.RULE, start.line, start.column + 1, todo, Action.TODO, present))
+        line, column = self.position(node)
+        self.sites.append(Site(self.RULE, line, column, todo, Action.TODO, present))
         if not present:
             pending = self._markers.setdefault(id(statement), [])
             if text not in pending:
                 pending.append(text)
                 self.changed = True
 
-    def enclosing_statements(self) -> Iterator[Statement]:
-        """Statements around the node being visited, innermost first."""
-        return reversed(self._statements)
-
-    # -- statement tracking --------------------------------------------------------------
+    # -- dispatch ------------------------------------------------------------------------
+    # Rules use plain visit_/leave_ methods, never matcher decorators, so these bypass
+    # the matcher machinery's per-node and per-attribute checks.
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self._pruned:
+            return False
         if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
             self._statements.append(node)
-        return super().on_visit(node)
+        visit = getattr(self, f"visit_{type(node).__name__}", None)
+        return visit is None or visit(node) is not False
 
     def on_leave(
         self, original_node: cst.CSTNodeT, updated_node: cst.CSTNodeT
     ) -> cst.CSTNodeT | cst.RemovalSentinel:
-        result = super().on_leave(original_node, updated_node)
+        if id(original_node) in self._pruned:
+            return updated_node
+        leave = getattr(self, f"leave_{type(original_node).__name__}", None)
+        result = updated_node if leave is None else leave(original_node, updated_node)
         if isinstance(original_node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
             self._statements.pop()
             texts = self._markers.pop(id(original_node), None)
             if texts:
                 return _with_markers(result, texts)  # type: ignore[return-value]
         return result
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        return None
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        return None
 
 
 def _with_markers(result: object, texts: list[str]) -> object:

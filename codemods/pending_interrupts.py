@@ -7,15 +7,11 @@ an attribute of that name belong to the project's own classes and are left alone
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import ClassVar
-
 import libcst as cst
-from libcst.metadata import ExpressionContext, ExpressionContextProvider, PositionProvider
-from libcst.metadata.base_provider import ProviderT
+from libcst.codemod import CodemodContext
 
 from codemods import Rule
-from codemods.command import RuleCommand
+from codemods.command import ApiNames, RuleCommand, Settings
 
 
 class PendingInterruptsCommand(RuleCommand):
@@ -23,10 +19,32 @@ class PendingInterruptsCommand(RuleCommand):
 
     DESCRIPTION = "pending_interrupts -> interrupts (attribute reads and state keys)."
     RULE = Rule.AG002
-    METADATA_DEPENDENCIES: ClassVar[Collection[ProviderT]] = (
-        PositionProvider,
-        ExpressionContextProvider,
-    )
+
+    def __init__(
+        self,
+        context: CodemodContext,
+        settings: Settings | None = None,
+        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+    ) -> None:
+        super().__init__(context, settings, texts)
+        self._stores: set[int] = set()
+
+    @staticmethod
+    def triggers(names: ApiNames) -> tuple[str, ...]:
+        return (names.pending_interrupts,)
+
+    # Attribute targets of assignments and `del` are stores, not reads.
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._stores.add(id(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._stores.add(id(node.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._stores.add(id(node.target))
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._stores.add(id(node.target))
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute
@@ -34,8 +52,7 @@ class PendingInterruptsCommand(RuleCommand):
         names = self.settings.names
         if original_node.attr.value != names.pending_interrupts:
             return updated_node
-        context = self.get_metadata(ExpressionContextProvider, original_node, None)
-        if context is not ExpressionContext.LOAD or not self.receiver_matches(original_node.value):
+        if id(original_node) in self._stores or not self.receiver_matches(original_node.value):
             return updated_node
         self.report(original_node.attr, f"renamed to {names.interrupts}")
         return updated_node.with_changes(attr=cst.Name(names.interrupts))

@@ -11,7 +11,7 @@ from codemods.approval_loop import ApprovalLoopCommand
 from codemods.approval_response import ApprovalResponseCommand
 from codemods.command import ApiNames, RuleCommand
 from codemods.get_pending_interrupts import GetPendingInterruptsCommand
-from codemods.legacy_events import LEGACY_EVENTS, LegacyEventsCommand
+from codemods.legacy_events import LegacyEventsCommand
 from codemods.pending_interrupts import PendingInterruptsCommand
 from codemods.resume_interrupts import ResumeInterruptsCommand
 
@@ -33,17 +33,9 @@ RULE_ORDER: tuple[tuple[Rule, type[RuleCommand]], ...] = (
     (Rule.AG006, LegacyEventsCommand),
 )
 
+COMMANDS: dict[Rule, type[RuleCommand]] = dict(RULE_ORDER)
+
 
 def triggers(rule: Rule, names: ApiNames) -> tuple[bytes, ...]:
     """Byte strings one of which must occur in a file for `rule` to possibly match."""
-    match rule:
-        case Rule.AG001 | Rule.AG005:
-            return (names.add_tool_approval_response.encode(),)
-        case Rule.AG002:
-            return (names.pending_interrupts.encode(),)
-        case Rule.AG003:
-            return (names.get_pending_interrupts.encode(),)
-        case Rule.AG004:
-            return (names.resume_interrupts.encode(),)
-        case Rule.AG006:
-            return tuple(name.encode() for name in LEGACY_EVENTS)
+    return tuple(text.encode() for text in COMMANDS[rule].triggers(names))

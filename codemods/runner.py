@@ -83,8 +83,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     # Maps a line of the current tree (index = line - 1) to the line in `source`, so
     # every site is reported where the user sees it, whichever rule found it.
     lines_now: list[int] | None = None
+    texts: dict[int, tuple[cst.CSTNode, str]] = {}
     for rule, command_type in active:
-        command = command_type(CodemodContext(filename=path), options.settings)
+        command = command_type(CodemodContext(filename=path), options.settings, texts)
         try:
             updated = command.transform_module(module)
         except Exception as error:  # one broken rule must not stop the run
@@ -93,6 +94,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
             line = site.line if lines_now is None else lines_now[site.line - 1]
             sites.append(_moved(site, line))
         if command.changed:
+            texts.clear()
             lines_now = _line_map(module.code, updated.code, lines_now)
             module = updated
     sites.sort(key=lambda site: (site.line, site.column, site.rule))

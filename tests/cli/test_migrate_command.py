@@ -1,0 +1,185 @@
+"""`agui migrate` over the sample project in examples/migrate, as a new user would run it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.app import app
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "migrate"
+runner = CliRunner()
+DEMO = "import json, approval_desk.main as m; print(json.dumps(m.run_demo()))"
+
+
+@pytest.fixture
+def sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the sample project; the working directory is its parent."""
+    copy = tmp_path / "migrate"
+    shutil.copytree(SAMPLE, copy)
+    monkeypatch.chdir(tmp_path)
+    return copy
+
+
+def migrate(*args: str, input: bytes | None = None) -> Result:
+    return runner.invoke(app, ["migrate", *args], input=input)
+
+
+def demo(project: Path) -> object:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, approval_desk.main as m; print(json.dumps(m.run_demo()))",
+        ],
+        cwd=project,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.py"))}
+
+
+def test_dry_run_prints_a_diff_git_applies_and_reports_the_broken_file(sample: Path) -> None:
+    before = snapshot(sample)
+    result = migrate("migrate")
+    assert result.exit_code == 2  # drafts/half_done.py does not parse
+    assert snapshot(sample) == before  # a dry run writes nothing
+    assert result.stdout.startswith("diff --git a/migrate/approval_desk/batch.py ")
+    assert "migrate/approval_desk/drafts/half_done.py:4:1: syntax error:" in result.stderr
+    assert "migrate/approval_desk/review.py:59:16: AG001 TODO:" not in result.stderr
+    assert "AG001 TODO: move this approval answer" in result.stderr
+    assert "policy: approved=False → resolve_interrupt(False)" in result.stderr
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    patch = sample.parent / "p.diff"
+    patch.write_text(result.stdout, encoding="utf-8")
+    subprocess.run(["git", "apply", "p.diff"], cwd=sample.parent, check=True, capture_output=True)
+    applied = snapshot(sample)
+    assert applied != before
+    # --write produces exactly what the applied diff produced.
+    for name, data in before.items():
+        (sample / name).write_bytes(data)
+    assert migrate("--write", "migrate").exit_code == 2
+    assert snapshot(sample) == applied
+
+
+def test_write_keeps_the_app_working_and_check_passes_afterwards(sample: Path) -> None:
+    expected = demo(sample)
+    assert migrate("--check", "--exclude", "drafts", "migrate").exit_code == 1
+    written = migrate("--write", "--exclude", "drafts", "migrate")
+    assert written.exit_code == 0, written.stderr
+    assert written.stdout == ""
+    assert demo(sample) == expected  # same submissions, same reads, before and after
+    review = (sample / "approval_desk" / "review.py").read_text(encoding="utf-8")
+    assert "add_tool_approval_response(id=approval_id, approved=True) is not None" in review
+    assert "# TODO(agui): AG001 " in review
+    audit = (sample / "approval_desk" / "audit.py").read_text(encoding="utf-8")
+    assert "audit.pending_interrupts" in audit  # not a configured receiver
+    after = snapshot(sample)
+    check = migrate("--check", "--exclude", "drafts", "migrate")
+    assert check.exit_code == 0, check.stderr
+    assert check.stdout == ""
+    assert "TODO (already marked)" in check.stderr
+    assert migrate("--write", "--exclude", "drafts", "migrate").exit_code == 0
+    assert snapshot(sample) == after  # idempotent
+
+
+def test_check_prints_nothing_on_stdout(sample: Path) -> None:
+    result = migrate("--check", "migrate/approval_desk/state.py")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert "would change" in result.stderr
+    clean = migrate("--check", "migrate/approval_desk/util.py")
+    assert (clean.exit_code, clean.stdout) == (0, "")
+
+
+def test_json_lines(sample: Path) -> None:
+    result = migrate("--format", "json", "migrate")
+    assert result.exit_code == 2
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    failures = [r for r in records if r["type"] == "failure"]
+    assert [(f["file"], f["line"]) for f in failures] == [
+        ("migrate/approval_desk/drafts/half_done.py", 4)
+    ]
+    sites = [r for r in records if r["type"] == "site"]
+    assert {r["rule"] for r in sites} == {"AG001", "AG002", "AG003", "AG004", "AG005", "AG006"}
+    assert {r["action"] for r in sites} == {"rewritten", "todo"}
+    first = next(r for r in sites if r["file"].endswith("state.py"))
+    assert (first["line"], first["column"], first["rule"]) == (9, 23, "AG002")
+
+
+def test_sarif(sample: Path) -> None:
+    result = migrate("--format", "sarif", "--exclude", "drafts", "migrate")
+    assert result.exit_code == 0
+    log = json.loads(result.stdout)
+    results = log["runs"][0]["results"]
+    assert results
+    assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 0 for r in results)
+    assert log["runs"][0]["invocations"][0]["executionSuccessful"] is True
+
+
+def test_github_annotations(sample: Path) -> None:
+    result = migrate("--format", "github", "migrate/approval_desk/recovery.py")
+    assert result.exit_code == 0
+    assert result.stdout.startswith(
+        "::warning file=migrate/approval_desk/recovery.py,line=11,col=19,title=AG004 "
+    )
+
+
+def test_select_ignore_and_false_as(sample: Path) -> None:
+    only = migrate("--select", "AG002", "--format", "json", "migrate/approval_desk")
+    rules = {json.loads(line).get("rule") for line in only.stdout.splitlines()}
+    assert rules == {"AG002"}  # the broken draft never mentions pending_interrupts: skipped
+    ignored = migrate("--ignore", "AG001,AG005", "--format", "json", "migrate/approval_desk")
+    rules = {json.loads(line).get("rule") for line in ignored.stdout.splitlines()}
+    assert rules.isdisjoint({"AG001", "AG005"})
+    cancel = migrate("--false-as", "cancel", "migrate/approval_desk/review.py")
+    assert "interrupt.cancel()" in cancel.stdout
+    assert "policy: approved=False → cancel()" in cancel.stderr
+
+
+def test_stdin_to_stdout(sample: Path) -> None:
+    source = b"def f(client):\r\n    return client.get_pending_interrupts()\r\n"
+    result = migrate("-", input=source)
+    assert result.exit_code == 0
+    assert result.stdout_bytes == source.replace(b"get_pending_interrupts", b"get_interrupts")
+    assert migrate("--check", "-", input=source).exit_code == 1
+    assert migrate("--check", "-", input=b"x = 1\n").exit_code == 0
+    broken = migrate("-", input=b"def f(:\n    client.pending_interrupts\n")
+    assert broken.exit_code == 2
+    assert broken.stderr.startswith("agui: <stdin>:")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--write", "--check", "migrate"], "--write and --check cannot be combined"),
+        (["--select", "AG042", "migrate"], "--select: unknown rule 'AG042'"),
+        (["nowhere"], "nowhere: no such file or directory"),
+        (["-j", "-1", "migrate"], "--jobs must be 0"),
+    ],
+)
+def test_usage_errors_are_one_line(sample: Path, args: list[str], message: str) -> None:
+    result = migrate(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [f"agui: {message}"] or message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_config_is_one_line(sample: Path) -> None:
+    (sample / "pyproject.toml").write_text("[tool.agui.migrate]\nfalse-as = 'deny'\n")
+    result = migrate("migrate")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert 'false-as: expected "denial" or "cancel"' in result.stderr
