@@ -516,7 +516,8 @@ class Translator:
             if target is not None and isinstance(data.get("delta"), str):
                 target.text.append(data["delta"])
         elif event_type == "TOOL_CALL_START":
-            call_id, name = _text(data.get("toolCallId")), _text(data.get("toolCallName"))
+            call_id = _text(data.get("toolCallId"))
+            name = _text(data.get("toolCallName")) or _text(data.get("toolName"))
             if call_id is not None and name is not None and call_id not in run.calls:
                 parent = _text(data.get("parentMessageId"))
                 call = _ToolCall(call_id, name, parent)
@@ -814,6 +815,8 @@ class _ByteWriter:
         self.produced: dict[int, object] = {}
         """Offset → the RawEvent/EndOfStream the JSON step made of that message."""
         self.decided = 0
+        self.replaced: _Pending | None = None
+        """The message the latest synthesised events replace (they share its framing)."""
 
     def bytes_at(self, start: int, stop: int) -> bytes:
         return bytes(self.buffer[start - self.base : stop - self.base])
@@ -898,11 +901,13 @@ def translate_stream(
             writer.produced.pop(offset, None)
             yield writer.take(writer.copy_from, head.offset)
             writer.copy_from = writer.decided = head.end
-            frame = head
+            writer.replaced = head
+            frame: _Pending | None = head
         else:
             yield writer.take(writer.copy_from, writer.decided)
             writer.copy_from = max(writer.copy_from, writer.decided)
-            frame = None
+            replaced = writer.replaced
+            frame = replaced if replaced is not None and replaced.offset == offset else None
         if isinstance(item, RawEvent):
             ending = "\r\n" if frame is not None and frame.crlf else "\n"
             if (frame.kind if frame is not None else item.kind) is FrameKind.BARE_JSON:
