@@ -290,7 +290,10 @@ class Timeline:
         if self.rich:
             table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
             for column in INTERRUPT_COLUMNS:
-                table.add_column(column, overflow="fold")
+                wraps = column in ("message", "answered by")
+                table.add_column(
+                    column, overflow="fold", no_wrap=not wraps, ratio=2 if wraps else None
+                )
             for row in rows:
                 table.add_row(*row)
             self.console.print(table)
