@@ -948,8 +948,8 @@ class ReplayServer:
         return is_loopback(self.host)
 
     def start(self) -> ReplayServer:
-        """Serve in a background thread; returns at once."""
-        if self._thread is None:
+        """Serve in a background thread; returns at once (does nothing once shut down)."""
+        if self._thread is None and not self._closed:
             self._thread = threading.Thread(
                 target=self._http.serve_forever,
                 kwargs={"poll_interval": 0.1},
