@@ -69,7 +69,8 @@ def parse_header(text: str) -> tuple[str, str]:
     name, sep, value = text.partition(":")
     name = name.strip()
     if not sep or not name or any(c.isspace() for c in name):
-        raise InvalidRequest(f"-H {name or text[:20]!r}…: expected 'Name: value'")
+        # Never echo the text: without a colon it may be all value.
+        raise InvalidRequest("-H: expected 'Name: value' (a header name, a colon, the value)")
     if name.lower() in RESERVED_HEADERS:
         raise InvalidRequest(f"-H {name}: agui sets this header itself")
     return name, value.strip()
