@@ -1,0 +1,112 @@
+"""`agui translate`: where bytes go, exit codes, notices, atomic in-place rewrites."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli.app import app
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "legacy"
+TOOLS = EXAMPLES / "tools.json"
+NATIVE = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
+runner = CliRunner()
+
+
+def legacy_copy(tmp_path: Path) -> Path:
+    for name in ("tool-approval.0.42.0.sse", "tool-approval.0.42.0.request.json"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    return tmp_path / "tool-approval.0.42.0.sse"
+
+
+def test_translates_to_stdout_with_notices_on_stderr(tmp_path: Path) -> None:
+    path = legacy_copy(tmp_path)
+    result = runner.invoke(app, ["translate", str(path), "--tools", str(TOOLS)])
+    assert result.exit_code == 0, result.stderr
+    assert '"outcome":{"type":"interrupt"' in result.stdout
+    assert "approval-requested" not in result.stdout
+    assert "[translated]" in result.stderr
+    assert "[lost]" in result.stderr
+
+
+def test_native_input_is_byte_identical_and_check_passes(tmp_path: Path) -> None:
+    out = tmp_path / "out.sse"
+    result = runner.invoke(app, ["translate", str(NATIVE), "-o", str(out)])
+    assert result.exit_code == 0
+    assert out.read_bytes() == NATIVE.read_bytes()
+    check = runner.invoke(app, ["translate", "--check", str(NATIVE)])
+    assert check.exit_code == 0
+    assert "native" in check.stderr
+
+
+def test_check_fails_on_legacy_and_writes_nothing(tmp_path: Path) -> None:
+    path = legacy_copy(tmp_path)
+    before = path.read_bytes()
+    result = runner.invoke(app, ["translate", "--check", str(path), str(NATIVE)])
+    assert result.exit_code == 1
+    assert f"{path}: has legacy events" in result.stderr
+    assert path.read_bytes() == before
+
+
+def test_in_place_rewrites_atomically_and_is_idempotent(tmp_path: Path) -> None:
+    path = legacy_copy(tmp_path)
+    result = runner.invoke(app, ["translate", "--in-place", str(path), "--tools", str(TOOLS)])
+    assert result.exit_code == 0, result.stderr
+    once = path.read_bytes()
+    assert b'"outcome":{"type":"interrupt"' in once
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "tool-approval.0.42.0.request.json",
+        "tool-approval.0.42.0.sse",
+    ]
+    again = runner.invoke(app, ["translate", "--in-place", str(path), "--tools", str(TOOLS)])
+    assert again.exit_code == 0
+    assert path.read_bytes() == once
+    assert again.stderr == ""
+    assert runner.invoke(app, ["translate", "--check", str(path)]).exit_code == 0
+
+
+def test_json_notices_parse_line_by_line(tmp_path: Path) -> None:
+    path = legacy_copy(tmp_path)
+    result = runner.invoke(app, ["translate", "--check", "--json", str(path)])
+    assert result.exit_code == 1
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert {r["rule"] for r in records} == {"translated", "invented", "lost"}
+    assert all(r["source"] == str(path) and r["severity"] == "notice" for r in records)
+
+
+def test_stdin_to_stdout() -> None:
+    data = (EXAMPLES / "client-tool.0.42.0.sse").read_bytes()
+    result = runner.invoke(app, ["translate", "-", "--json"], input=data)
+    assert result.exit_code == 0
+    assert "client_tool_call_2" in result.stdout
+    assert all(json.loads(line)["source"] == "<stdin>" for line in result.stderr.splitlines())
+
+
+def test_refuses_to_overwrite_the_input(tmp_path: Path) -> None:
+    path = legacy_copy(tmp_path)
+    before = path.read_bytes()
+    result = runner.invoke(app, ["translate", str(path), "-o", str(path)])
+    assert result.exit_code == 2
+    assert "refusing to overwrite the input" in result.stderr
+    assert path.read_bytes() == before
+
+
+def test_bad_inputs_exit_2_with_one_line(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["translate", str(tmp_path / "nope.sse")])
+    assert missing.exit_code == 2
+    assert "no such file" in missing.stderr
+    bad_tools = tmp_path / "tools.json"
+    bad_tools.write_text('[{"name": 3}]', "utf-8")
+    result = runner.invoke(app, ["translate", str(NATIVE), "--tools", str(bad_tools)])
+    assert result.exit_code == 2
+    assert "`name` must be a non-empty string" in result.stderr
+    assert "Traceback" not in result.stderr
+    many = runner.invoke(app, ["translate", str(NATIVE), str(NATIVE)])
+    assert many.exit_code == 2
+    har = tmp_path / "x.har"
+    har.write_text('{"log": {"entries": []}}', "utf-8")
+    assert runner.invoke(app, ["translate", str(har)]).exit_code == 2
