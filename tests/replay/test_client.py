@@ -44,8 +44,9 @@ def test_posts_body_with_run_id_and_user_headers() -> None:
 
 def test_non_2xx_is_a_transport_failure_with_the_body_snippet() -> None:
     route = Route(b"Invalid AG-UI request body.", status=400, content_type="text/plain")
-    with scripted_server({"/chat": route}) as server, pytest.raises(TransportFailure) as caught:
-        with stream_post(_request(server.url("/chat"))):
+    with scripted_server({"/chat": route}) as server:
+        request = _request(server.url("/chat"))
+        with pytest.raises(TransportFailure) as caught, stream_post(request):
             pass
     assert "HTTP 400" in str(caught.value)
     assert "Invalid AG-UI request body." in str(caught.value)
@@ -53,8 +54,9 @@ def test_non_2xx_is_a_transport_failure_with_the_body_snippet() -> None:
 
 def test_wrong_content_type_is_refused_before_decoding() -> None:
     route = Route(b"<html></html>", content_type="text/html")
-    with scripted_server({"/chat": route}) as server, pytest.raises(TransportFailure) as caught:
-        with stream_post(_request(server.url("/chat"))):
+    with scripted_server({"/chat": route}) as server:
+        request = _request(server.url("/chat"))
+        with pytest.raises(TransportFailure) as caught, stream_post(request):
             pass
     assert "text/html" in str(caught.value)
 
@@ -80,9 +82,9 @@ def test_read_timeout_is_reported_and_not_retried() -> None:
 
 def test_a_cut_response_fails_while_streaming() -> None:
     with scripted_server({"/cut": Route(SSE, truncate=True)}) as server:
-        with pytest.raises(TransportFailure) as caught:
-            with stream_post(_request(server.url("/cut"))) as (_info, chunks):
-                b"".join(chunks)
+        request = _request(server.url("/cut"))
+        with pytest.raises(TransportFailure) as caught, stream_post(request) as (_info, chunks):
+            b"".join(chunks)
     assert "broke the connection" in str(caught.value)
 
 
