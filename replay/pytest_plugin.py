@@ -1,0 +1,163 @@
+"""agui's pytest plugin: serve recordings to the code under test, and assert streams are clean.
+
+Loaded through the `pytest11` entry point whenever agui is installed. It adds the
+`agui_serve` fixture (a factory: `agui_serve(path, pace="fast", **options) -> url`,
+serving a recording on a free 127.0.0.1 port until the test ends) and the
+`assert_agui_clean(path_or_text)` helper, which replays a recording or a captured
+stream through agui's checks and fails the test with the findings. Importing this module
+costs nothing beyond pytest: the stream layer is imported when a fixture or the helper
+is first used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from replay.problems import Problem
+    from replay.recording import Exchange
+    from replay.server import ReplayServer
+
+PathLike = str | os.PathLike[str]
+Serve = Callable[..., str]
+
+__all__ = ["agui_findings", "agui_serve", "assert_agui_clean"]
+
+
+@pytest.fixture
+def agui_serve() -> Iterator[Serve]:
+    """Serve a recording for this test: `url = agui_serve("run.sse", pace="fast")`.
+
+    `path` is one recording or a list of them (one timeline). Options: `pace`
+    (`"fast"`, `"real"` or a speed factor), `verbatim`, `line_endings` (`"lf"`/`"crlf"`),
+    `native`, `tools` (a list of tool declarations or a JSON file), `host`, `port`.
+    Every server is stopped when the test ends.
+    """
+    servers: list[ReplayServer] = []
+
+    def serve(
+        path: PathLike | Sequence[PathLike], pace: str | float = "fast", **options: Any
+    ) -> str:
+        server = _start(path, pace, options)
+        servers.append(server)
+        return server.url
+
+    try:
+        yield serve
+    finally:
+        for server in servers:
+            server.shutdown()
+
+
+def _start(
+    path: PathLike | Sequence[PathLike], pace: str | float, options: dict[str, Any]
+) -> ReplayServer:
+    from replay.server import LineEnding, Pace, ReplayServer, ServeOptions, load_recording
+
+    names = (
+        [os.fspath(path)] if isinstance(path, str | os.PathLike) else [os.fspath(p) for p in path]
+    )
+    host = str(options.pop("host", "127.0.0.1"))
+    port = int(options.pop("port", 0))
+    tools = options.pop("tools", None)
+    if isinstance(tools, str | os.PathLike):
+        from replay.recording import load_request
+
+        loaded: Any = load_request(Path(tools)) if Path(tools).suffix == ".json" else None
+        tools = loaded.get("tools") if isinstance(loaded, dict) else loaded
+    serve_options = ServeOptions(
+        pace=Pace.parse(str(pace)),
+        verbatim=bool(options.pop("verbatim", False)),
+        line_ending=LineEnding(str(options.pop("line_endings", "lf")).lower()),
+        native=bool(options.pop("native", False)),
+        tools=tools,
+    )
+    if options:
+        raise TypeError(f"agui_serve: unknown option(s) {', '.join(sorted(options))}")
+    recording = load_recording(names, serve_options)
+    return ReplayServer(recording, host=host, port=port, options=serve_options).start()
+
+
+def agui_findings(
+    path_or_text: PathLike | bytes, *, native: bool = False, tools: Any = None
+) -> list[Problem]:
+    """Every finding agui reports for a recording file or a captured stream, in order."""
+    from replay.checks import Checker
+    from replay.events import decode_events
+    from replay.recording import Exchange, open_recording
+    from replay.sse import decode_bytes
+    from replay.transcript import RunTranscript, TranscriptBuilder
+
+    source, exchanges = _exchanges(path_or_text, open_recording, Exchange, decode_bytes)
+    builder = TranscriptBuilder()
+    checker = Checker()
+    found: list[Problem] = []
+
+    def take(items: Iterable[RunTranscript | Problem]) -> None:
+        for item in items:
+            if isinstance(item, RunTranscript):
+                found.extend(checker.run(item))
+            else:
+                found.append(item)
+
+    take(checker.begin_source(source))
+    for exchange in exchanges:
+        take(checker.begin_exchange(exchange.source))
+        take(builder.begin_exchange(exchange))
+        transform = _translation(tools, exchange.request) if native else None
+        for item in decode_events(exchange.source, exchange.messages, transform):
+            checker.observe(item)
+            take(builder.add(item))
+    take(builder.finish())
+    take(checker.finish())
+    return found
+
+
+def _exchanges(
+    path_or_text: PathLike | bytes, open_recording: Any, exchange_type: Any, decode: Any
+) -> tuple[str, Iterable[Exchange]]:
+    if isinstance(path_or_text, bytes):
+        return "<stream>", [exchange_type("<stream>", decode(path_or_text))]
+    if isinstance(path_or_text, os.PathLike):
+        name = os.fspath(path_or_text)
+        return name, open_recording(name)
+    text = path_or_text
+    # A one-line string naming an existing file is a path; anything else is stream text.
+    if "\n" not in text and text.strip() and Path(text).is_file():
+        return text, open_recording(text)
+    return "<stream>", [exchange_type("<stream>", decode(text.encode("utf-8")))]
+
+
+def _translation(tools: Any, request: dict[str, Any] | None) -> Callable[[Iterable[Any]], Any]:
+    import functools
+    import importlib
+
+    module = importlib.import_module("replay.translation")
+    stage: Callable[[Iterable[Any]], Any] = functools.partial(
+        module.translate_items, tools=tools, request=request
+    )
+    return stage
+
+
+def assert_agui_clean(
+    path_or_text: PathLike | bytes, *, strict: bool = False, native: bool = False, tools: Any = None
+) -> list[Problem]:
+    """Fail the test with agui's findings unless the recording or stream is clean.
+
+    Errors fail (and warnings too with `strict=True`), exactly as `agui replay --check`
+    exits 1; notices never fail. Returns every finding, notices included.
+    """
+    from replay.rules import is_failure
+
+    found = agui_findings(path_or_text, native=native, tools=tools)
+    failures = [problem for problem in found if is_failure(problem, strict=strict)]
+    if failures:
+        lines = "\n".join(f"  {problem}" for problem in failures)
+        plural = "finding" if len(failures) == 1 else "findings"
+        pytest.fail(f"agui: {len(failures)} {plural}:\n{lines}", pytrace=False)
+    return found
