@@ -1,0 +1,137 @@
+"""Benchmark: `agui translate` on a 100 MB legacy recording vs `agui replay --json` on it.
+
+Target (issue 4): translation within 1.5x of `replay --json`'s wall time with the same
+flat memory. Usage: `python benchmarks/translate_bench.py [--mb 100] [--keep PATH]`.
+Uses `benchmarks/generate_recording.py` when it exists, else its own generator: 0.42.0
+style runs (text, a tool call, legacy RUN_FINISHED, `approval-requested`) mixed 1:1 with
+plain runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+AGUI = [str(Path(sys.executable).parent / "agui")]
+
+
+def _run(index: int, legacy: bool) -> bytes:
+    run_id, thread = f"run-{index}", "thread-bench"
+    events: list[dict[str, object]] = [
+        {"type": "RUN_STARTED", "runId": run_id, "threadId": thread, "model": "m", "timestamp": 1},
+        {"type": "TEXT_MESSAGE_START", "messageId": f"m{index}", "role": "assistant"},
+    ]
+    events += [
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{index}", "delta": "lorem ipsum " * 4}
+        for _ in range(6)
+    ]
+    events.append({"type": "TEXT_MESSAGE_END", "messageId": f"m{index}"})
+    if legacy:
+        call = f"call_{index}"
+        events += [
+            {
+                "type": "TOOL_CALL_START",
+                "toolCallId": call,
+                "toolCallName": "transfer",
+                "parentMessageId": f"m{index}",
+            },
+            {
+                "type": "TOOL_CALL_ARGS",
+                "toolCallId": call,
+                "delta": '{"amount":42,"recipient":"Ada"}',
+            },
+            {"type": "TOOL_CALL_END", "toolCallId": call},
+            {
+                "type": "RUN_FINISHED",
+                "runId": run_id,
+                "threadId": thread,
+                "model": "m",
+                "timestamp": 2,
+                "finishReason": "tool_calls",
+            },
+            {
+                "type": "CUSTOM",
+                "timestamp": 3,
+                "model": "m",
+                "name": "approval-requested",
+                "value": {
+                    "toolCallId": call,
+                    "toolName": "transfer",
+                    "input": {"amount": 42, "recipient": "Ada"},
+                    "approval": {"id": f"approval_{call}", "needsApproval": True},
+                },
+            },
+        ]
+    else:
+        events.append({"type": "RUN_FINISHED", "runId": run_id, "threadId": thread})
+    return b"".join(
+        b"data: " + json.dumps(e, separators=(",", ":")).encode() + b"\n\n" for e in events
+    )
+
+
+def generate(path: Path, megabytes: int) -> None:
+    target = megabytes * 1024 * 1024
+    size = index = 0
+    with path.open("wb") as handle:
+        while size < target:
+            block = b"".join(_run(index + k, legacy=(index + k) % 2 == 0) for k in range(200))
+            handle.write(block)
+            size += len(block)
+            index += 200
+
+
+def measure(command: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one child process."""
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "start = time.perf_counter()\n"
+        "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
+        " stderr=subprocess.DEVNULL).returncode\n"
+        "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,"
+        " code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True)
+    seconds, rss, code = out.stdout.split()
+    if code not in ("0", "1"):
+        raise SystemExit(f"{command}: exit {code}")
+    return float(seconds), int(rss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--keep", type=Path)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.keep or Path(tmp) / "legacy.sse"
+        if not path.exists():
+            started = time.perf_counter()
+            generator = ROOT / "benchmarks" / "generate_recording.py"
+            if generator.exists():
+                subprocess.run(
+                    [sys.executable, str(generator), str(path), "--mb", str(args.mb)], check=True
+                )
+            else:
+                generate(path, args.mb)
+            print(
+                f"generated {path.stat().st_size / 2**20:.0f} MB in "
+                f"{time.perf_counter() - started:.1f} s"
+            )
+        replay_s, replay_rss = measure([*AGUI, "replay", "--json", str(path)])
+        translate_s, translate_rss = measure(
+            [*AGUI, "translate", str(path), "-o", str(Path(tmp) / "out.sse")]
+        )
+        ratio = translate_s / replay_s
+        print(f"replay --json : {replay_s:6.1f} s  peak {replay_rss / 1024:6.0f} MiB")
+        print(f"translate     : {translate_s:6.1f} s  peak {translate_rss / 1024:6.0f} MiB")
+        print(f"ratio {ratio:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
