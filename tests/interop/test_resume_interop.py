@@ -1,0 +1,267 @@
+"""`agui resume` against the real @tanstack/ai 0.58.0 server over HTTP.
+
+For every recorded native case, `agui resume --from <run-1 recording>` with the flags
+matching the real client's answers posts the body the real `ChatClient` posted
+(ignoring run ids and `createdAt`), and the server accepts it with the right effect.
+Local refusals are checked against the server's request log: nothing arrives.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from tests.interop.cases import NATIVE_CASES, Case
+from tests.interop.harness import NodeServer, parse_sse
+
+NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+PLAN_OK = '{"approved":true,"note":"Looks good"}'
+FLAGS: dict[str, tuple[str, ...]] = {
+    "tool-approval.approve": ("--approve", "transfer"),
+    "tool-approval.approve-edited": ("--edit", 'transfer={"amount":12,"recipient":"Ada"}'),
+    "tool-approval.reject": ("--reject", "transfer"),
+    "tool-approval.cancel": ("--cancel", "transfer"),
+    "tool-approval-schema.reject": ("--reject", "transfer", "--payload", '{"reason":"limit"}'),
+    "client-tool.add-tool-result": ("--answer", 'pick_color={"color":"green"}'),
+    "client-tool.auto": ("--answer", 'pick_color={"color":"blue"}'),
+    "generic-before-model.resolved": ("--answer", f"review-plan={PLAN_OK}"),
+    "generic-before-model.rejected": ("--reject", "review-plan"),
+    "generic-before-model.cancelled": ("--cancel", "review-plan"),
+    "generic-after-model.resolved": ("--answer", f"review-plan={PLAN_OK}"),
+    "generic-before-tools.resolved": ("--answer", f"review-plan={PLAN_OK}"),
+    "generic-after-tools.resolved": ("--answer", f"review-plan={PLAN_OK}"),
+    "generic-two-cards.one-cancelled": (
+        "--answer",
+        f"review-plan={PLAN_OK}",
+        "--cancel",
+        "choose-audience",
+    ),
+    "generic-expiring.resolved": ("--answer", f"review-plan={PLAN_OK}"),
+    "mixed.approve-and-resolve": ("--approve", "transfer", "--answer", f"review-plan={PLAN_OK}"),
+    "two-approvals.approve-both": ("--approve-all",),
+    "two-approvals.approve-one-reject-other": ("--approve", "transfer", "--reject", "delete_file"),
+}
+PAUSED_CASES = [case for case in NATIVE_CASES if case.pauses]
+runner = CliRunner()
+
+
+def agui(*args: str) -> Any:
+    return runner.invoke(app, ["resume", "--no-input", *args], env={})
+
+
+def comparable(body: dict[str, Any]) -> dict[str, Any]:
+    body = copy.deepcopy(body)
+    body.pop("runId", None)
+    for message in body.get("messages", []):
+        message.get("metadata", {}).get("tanstack", {}).pop("createdAt", None)
+    return body
+
+
+def test_every_paused_case_has_flags() -> None:
+    assert {case.name for case in PAUSED_CASES} == set(FLAGS)
+
+
+@pytest.mark.parametrize("case", PAUSED_CASES, ids=lambda case: case.name)
+def test_resume_posts_the_clients_body_and_the_server_accepts_it(
+    case: Case, native_server: NodeServer
+) -> None:
+    run_id = f"run-agui-{case.name}"
+    result = agui(
+        "--from",
+        str(NATIVE / f"{case.name}.run1.sse"),
+        *FLAGS[case.name],
+        "--url",
+        native_server.url(case.scenario),
+        "--new-run-id",
+        run_id,
+        "--json",
+    )
+    cancelled_all = all(status == "cancelled" for _id, status, _payload in case.resume)
+    assert result.exit_code == (4 if cancelled_all else 0), result.stderr
+    posted = [b for b in native_server.requests(case.thread_id) if b.get("runId") == run_id]
+    assert len(posted) == 1
+    expected = json.loads((NATIVE / f"{case.name}.resume.json").read_text(encoding="utf-8"))
+    assert comparable(posted[0]) == comparable(expected)
+
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    types = [event["type"] for event in events]
+    assert "RUN_ERROR" not in types
+    assert types[-1] == "RUN_FINISHED"
+    results = {e["toolCallId"]: e["content"] for e in events if e["type"] == "TOOL_CALL_RESULT"}
+    for call_id, content in case.tool_results.items():
+        assert results.get(call_id) == content  # e.g. the tool ran with the edited args
+    text = "".join(e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT")
+    assert text == case.final_text  # a rejected plan stops: no model turn at all
+
+
+def _thread_requests(server: NodeServer, thread_id: str) -> int:
+    return len(server.requests(thread_id))
+
+
+def _plan_binding() -> dict[str, Any]:
+    run1 = (NATIVE / "generic-before-model.resolved.run1.sse").read_text(encoding="utf-8")
+    terminal = parse_sse(run1)[-1]
+    descriptor = terminal["outcome"]["interrupts"][0]
+    binding: dict[str, Any] = descriptor["metadata"]["tanstack:interruptBinding"]
+    return binding
+
+
+def _hand_built_item(tmp_path: Path, **overrides: Any) -> Path:
+    binding = _plan_binding()
+    item = {
+        "id": "generic-1",
+        "definitionId": "review-plan",
+        "key": "turn-1",
+        "batchIndex": 0,
+        "reason": "review",
+        "message": "Review the plan",
+        "responseSchemaHash": binding["responseSchemaHash"],
+        "payloadSchemaHash": binding["payloadSchemaHash"],
+        "payload": {"title": "Release plan", "changes": ["Add search"]},
+    }
+    item.update(overrides)
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps([item]), encoding="utf-8")
+    return path
+
+
+def _messages(tmp_path: Path) -> Path:
+    path = tmp_path / "messages.json"
+    user = {"id": "msg-user-1", "role": "user", "content": "Please review."}
+    path.write_text(json.dumps([user]), encoding="utf-8")
+    return path
+
+
+def test_hand_built_generic_item_is_accepted(tmp_path: Path, native_server: NodeServer) -> None:
+    thread = "thread-agui-hand-built"
+    result = agui(
+        "--thread-id", thread, "--run-id", "run-hand-1",
+        "--items", str(_hand_built_item(tmp_path)),
+        "--messages", str(_messages(tmp_path)),
+        "--answer", f"generic-1={PLAN_OK}",
+        "--url", native_server.url("generic-before-model"),
+        "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [e["type"] for e in events][-1] == "RUN_FINISHED"
+    text = "".join(e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT")
+    assert text == "Plan reviewed, continuing."
+    (posted,) = native_server.requests(thread)
+    assert posted["parentRunId"] == "run-hand-1"
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "message"),
+    [
+        (
+            "missing-item",
+            ("--from", "two-approvals.approve-both", "--approve", "transfer"),
+            "approval_call_delete_1 (Approval required to run delete_file) is unanswered",
+        ),
+        (
+            "bad-payload",
+            ("--from", "generic-before-model.resolved", "--answer", 'review-plan={"approved":1}'),
+            "1 is not of type 'boolean' (at approved) [invalid-payload]",
+        ),
+        (
+            "wrong-schema-hash",
+            ("--items", "wrong-hash", "--answer", "generic-1={}"),
+            "response schema no longer matches its binding. [invalid-response-schema]",
+        ),
+        (
+            "expired",
+            ("--items", "expired", "--answer", f"generic-1={PLAN_OK}"),
+            "Interrupt generic-1 has expired. [expired]",
+        ),
+    ],
+)
+def test_local_refusals_send_nothing(
+    name: str, args: tuple[str, ...], message: str, tmp_path: Path, native_server: NodeServer
+) -> None:
+    thread = f"thread-agui-refused-{name}"
+    argv = list(args)
+    if argv[0] == "--from":
+        argv[1] = str(NATIVE / f"{argv[1]}.run1.sse")
+        scenario = args[1].split(".")[0]
+        recorded_thread = f"thread-{args[1]}"
+    else:
+        overrides: dict[str, Any] = (
+            {"responseSchema": {"type": "object"}}
+            if argv[1] == "wrong-hash"
+            else {"expiresAt": "2000-01-01T00:00:00.000Z"}
+        )
+        argv[1] = str(_hand_built_item(tmp_path, **overrides))
+        argv = ["--thread-id", thread, "--run-id", "run-hand-2", *argv]
+        scenario, recorded_thread = "generic-before-model", thread
+    before = _thread_requests(native_server, recorded_thread)
+    result = agui(*argv, "--url", native_server.url(scenario))
+    assert result.exit_code == 2, result.stdout
+    assert message in result.stderr
+    assert _thread_requests(native_server, recorded_thread) == before
+
+
+def test_no_validate_surfaces_the_servers_run_error(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    thread = "thread-agui-no-validate"
+    items = _hand_built_item(tmp_path, responseSchemaHash="sha256:" + "0" * 64)
+    result = agui(
+        "--thread-id", thread, "--run-id", "run-hand-3", "--items", str(items),
+        "--answer", f"generic-1={PLAN_OK}", "--no-validate",
+        "--url", native_server.url("generic-before-model"),
+    )  # fmt: skip
+    assert result.exit_code == 1, result.stderr
+    assert "RUN_ERROR [stale]" in result.stderr
+    assert "does not match its definition" in result.stderr
+    assert "batch -: stale:" in result.stderr
+    assert len(native_server.requests(thread)) == 1
+
+
+def test_walkthrough_record_resume_and_record_again(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    """Record a paused run, resume it with `--approve transfer`, record the continuation."""
+    thread = "thread-agui-walkthrough"
+    first = json.loads((NATIVE / "tool-approval.approve.request.json").read_text())
+    first.update(threadId=thread, runId="run-walk-1")
+    request = urllib.request.Request(
+        native_server.url("tool-approval"),
+        data=json.dumps(first).encode(),
+        headers={"Content-Type": "application/json", "X-Run-Id": "run-walk-1"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        (tmp_path / "run.sse").write_bytes(response.read())
+    (tmp_path / "run.request.json").write_text(json.dumps(first))
+
+    result = runner.invoke(
+        app,
+        [
+            "resume", "--from", str(tmp_path / "run.sse"), "--approve", "transfer",
+            "--url", native_server.url("tool-approval"), "--record", str(tmp_path / "out.sse"),
+        ],
+        env={},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "Done with the transfer." in result.stdout
+    resumed = native_server.requests(thread)[-1]
+    assert resumed["parentRunId"] == "run-walk-1"
+    assert resumed["tools"] == first["tools"]
+    events = parse_sse((tmp_path / "out.sse").read_text(encoding="utf-8"))
+    assert events[0] == {
+        **events[0],
+        "type": "TOOL_CALL_RESULT",
+        "content": '{"receiptId":"rcpt_Ada_42"}',
+    }
+    assert json.loads((tmp_path / "out.request.json").read_text()) == resumed
+    # The recorded continuation replays as a finished exchange: nothing left to resume.
+    again = agui("--from", str(tmp_path / "out.sse"), "--approve-all", "--dry-run")
+    assert again.exit_code == 2
+    assert "no paused run to resume" in again.stderr
