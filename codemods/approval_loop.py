@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import CodemodContext
+from libcst.helpers import get_full_name_for_node
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
 from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings
+from codemods.outline import Outline
 
 OTHER_LOOP = (
     "answer this approval loop as one atomic batch: "
@@ -35,9 +37,9 @@ class ApprovalLoopCommand(RuleCommand):
         self,
         context: CodemodContext,
         settings: Settings | None = None,
-        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+        outline: Outline | None = None,
     ) -> None:
-        super().__init__(context, settings, texts)
+        super().__init__(context, settings, outline)
         # Innermost first: a loop, or None for a function/lambda/class boundary.
         self._scopes: list[cst.For | cst.While | None] = []
         self._batched: set[int] = set()
@@ -113,8 +115,11 @@ class ApprovalLoopCommand(RuleCommand):
         statement = cst.parse_statement(
             f"{prefix}{receiver}.{method}{config.default_newline}", config
         )
-        # Names only the loop used (its iterable, say) may leave an import unused.
-        self.remove_unused_import_by_node(original_node)
+        # Names only the loop used (its iterable, say) may leave an import unused. The
+        # removal pass needs scope analysis of the whole file, so only schedule it when
+        # the loop mentions an imported name at all.
+        if _names_in(original_node) & _imported_names(self.module):
+            self.remove_unused_import_by_node(original_node)
         self.report(original_node, f"loop rewritten to one {method.split('(')[0]}() batch")
         return statement.with_changes(leading_lines=original_node.leading_lines)
 
@@ -167,6 +172,40 @@ def _is_item_id(node: cst.BaseExpression, variable: str) -> bool:
             and index.value.evaluated_value == "id"
         )
     return False
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    class _Names(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.names: set[str] = set()
+
+        def visit_Name(self, node: cst.Name) -> None:
+            self.names.add(node.value)
+
+    collector = _Names()
+    node.visit(collector)
+    return collector.names
+
+
+def _imported_names(module: cst.Module) -> set[str]:
+    """Names bound by imports anywhere at the top of a module's statements."""
+    names: set[str] = set()
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(
+                small.names, cst.ImportStar
+            ):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    if isinstance(bound, cst.Name):
+                        names.add(bound.value)
+                    elif isinstance(bound, cst.Attribute):
+                        names.add(get_full_name_for_node(bound) or "")
+                        names.add((get_full_name_for_node(bound) or "").split(".")[0])
+    return names
 
 
 def _mentions(node: cst.CSTNode, name: str) -> bool:

@@ -21,6 +21,7 @@ from codemods.approval_call import (
     literal_bool,
 )
 from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings
+from codemods.outline import Outline
 
 IN_EXPRESSION = (
     "move this approval answer into a statement of its own so it can be rewritten "
@@ -46,9 +47,9 @@ class ApprovalResponseCommand(RuleCommand):
         self,
         context: CodemodContext,
         settings: Settings | None = None,
-        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+        outline: Outline | None = None,
     ) -> None:
-        super().__init__(context, settings, texts)
+        super().__init__(context, settings, outline)
         self._planned: set[int] = set()
         # The module, then each enclosing function: where a new local name would live.
         self._scopes: list[cst.Module | cst.FunctionDef] = []

@@ -7,7 +7,8 @@ never twice.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+import ast
+from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
@@ -19,6 +20,7 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from codemods import Rule, marker
+from codemods.outline import NESTED, Outline, mentions, span
 
 
 class FalsePolicy(StrEnum):
@@ -106,16 +108,15 @@ class RuleCommand(VisitorBasedCodemodCommand):
         self,
         context: CodemodContext,
         settings: Settings | None = None,
-        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+        outline: Outline | None = None,
     ) -> None:
         # Not super().__init__: MatcherDecoratableTransformer's constructor scans the class
         # for matcher decorators (milliseconds per instance, one instance per rule per
         # file), and the dispatch methods below never consult what it gathers.
         Codemod.__init__(self, context)
         cst.CSTTransformer.__init__(self)
-        # Statement source text by node identity, shared by the rules of one file until
-        # a rule changes the tree (the node is kept so its id cannot be reused).
-        self._texts = texts if texts is not None else {}
+        # The code of the tree this rule will receive, when the caller has it already.
+        self._outline = outline
         self.settings = settings if settings is not None else Settings()
         self.sites: list[Site] = []
         self.changed = False
@@ -138,30 +139,56 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         wanted = self.triggers(self.settings.names)
-        line = 1 + sum(1 for _ in tree.header)
-        for statement in tree.body:
-            text = self._text(tree, statement)
-            self._first_lines[id(statement)] = line
-            line += text.count("\n") if "\n" in text else text.count("\r")
-            self._prune(tree, statement, text, wanted)
+        outline = self._outline if self._outline is not None else Outline.of(tree.code)
+        if outline.statements is None or not self._prune_by_lines(
+            tree.body, outline.statements, outline.lines_with(wanted), top=True
+        ):
+            self._pruned.clear()
+            self._first_lines.clear()
+            self._prune_by_codegen(tree, wanted)
         return tree.visit(self)
 
-    def _prune(
-        self, tree: cst.Module, statement: cst.BaseStatement, text: str, wanted: tuple[str, ...]
-    ) -> None:
-        if not any(t in text for t in wanted):
-            self._pruned.add(id(statement))
-            return
-        body = getattr(statement, "body", None)
-        if isinstance(body, cst.IndentedBlock) and len(body.body) > 1:
-            for child in body.body:
-                self._prune(tree, child, self._text(tree, child), wanted)
+    def _prune_by_lines(
+        self,
+        statements: Sequence[cst.BaseStatement],
+        nodes: Sequence[ast.stmt],
+        lines: list[int],
+        *,
+        top: bool,
+    ) -> bool:
+        """Prune statements whose lines mention no trigger; False if ast and LibCST disagree."""
+        index = 0
+        for statement in statements:
+            # `a; b` is one LibCST line but two ast statements.
+            count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            group = nodes[index : index + count]
+            index += count
+            if len(group) != count:
+                return False
+            start, end = span(group[0])[0], span(group[-1])[1]
+            if top:
+                leading = getattr(statement, "leading_lines", ())
+                self._first_lines[id(statement)] = start - len(leading)
+            if not mentions(lines, start, end):
+                self._pruned.add(id(statement))
+                continue
+            body = getattr(statement, "body", None)
+            if (
+                isinstance(group[0], NESTED)
+                and isinstance(body, cst.IndentedBlock)
+                and not self._prune_by_lines(body.body, group[0].body, lines, top=False)
+            ):
+                return False
+        return index == len(nodes)
 
-    def _text(self, tree: cst.Module, node: cst.CSTNode) -> str:
-        cached = self._texts.get(id(node))
-        if cached is None or cached[0] is not node:
-            cached = self._texts[id(node)] = (node, tree.code_for_node(node))
-        return cached[1]
+    def _prune_by_codegen(self, tree: cst.Module, wanted: tuple[str, ...]) -> None:
+        line = 1 + len(tree.header)
+        for statement in tree.body:
+            text = tree.code_for_node(statement)
+            self._first_lines[id(statement)] = line
+            line += text.count("\n") if "\n" in text else text.count("\r")
+            if not any(t in text for t in wanted):
+                self._pruned.add(id(statement))
 
     # -- helpers for rules -------------------------------------------------------------
 

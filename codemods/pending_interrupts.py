@@ -12,6 +12,7 @@ from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.command import ApiNames, RuleCommand, Settings
+from codemods.outline import Outline
 
 
 class PendingInterruptsCommand(RuleCommand):
@@ -24,9 +25,9 @@ class PendingInterruptsCommand(RuleCommand):
         self,
         context: CodemodContext,
         settings: Settings | None = None,
-        texts: dict[int, tuple[cst.CSTNode, str]] | None = None,
+        outline: Outline | None = None,
     ) -> None:
-        super().__init__(context, settings, texts)
+        super().__init__(context, settings, outline)
         self._stores: set[int] = set()
 
     @staticmethod

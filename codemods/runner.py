@@ -23,6 +23,7 @@ from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.command import Settings, Site
+from codemods.outline import Outline
 from codemods.rules import RULE_ORDER, triggers
 
 # Below this many files to parse, starting worker processes costs more than it saves.
@@ -83,9 +84,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     # Maps a line of the current tree (index = line - 1) to the line in `source`, so
     # every site is reported where the user sees it, whichever rule found it.
     lines_now: list[int] | None = None
-    texts: dict[int, tuple[cst.CSTNode, str]] = {}
+    outline = _outline(source, module.encoding)
     for rule, command_type in active:
-        command = command_type(CodemodContext(filename=path), options.settings, texts)
+        command = command_type(CodemodContext(filename=path), options.settings, outline)
         try:
             updated = command.transform_module(module)
         except Exception as error:  # one broken rule must not stop the run
@@ -94,8 +95,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
             line = site.line if lines_now is None else lines_now[site.line - 1]
             sites.append(_moved(site, line))
         if command.changed:
-            texts.clear()
-            lines_now = _line_map(module.code, updated.code, lines_now)
+            code = updated.code
+            lines_now = _line_map(module.code if outline is None else outline.text, code, lines_now)
+            outline = Outline.of(code)
             module = updated
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
     result = module.bytes
@@ -174,6 +176,13 @@ def _failed(
     path: str, message: str, line: int | None = None, column: int | None = None
 ) -> FileResult:
     return FileResult(path, FileStatus.FAILED, error=message, error_line=line, error_column=column)
+
+
+def _outline(source: bytes, encoding: str) -> Outline | None:
+    try:
+        return Outline.of(source.decode(encoding))
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 def _moved(site: Site, line: int) -> Site:

@@ -1,0 +1,56 @@
+"""Line spans of a module's statements from the stdlib `ast` (C speed), for the rules.
+
+A rule only needs to visit the statements whose lines mention one of its trigger
+names, and needs each top-level statement's first line to report positions. Both come
+from one `ast.parse` of the code a rule receives, far cheaper than LibCST metadata or
+code generation; when `ast` disagrees with LibCST the rules fall back to codegen.
+"""
+
+from __future__ import annotations
+
+import ast
+from bisect import bisect_right
+from dataclasses import dataclass
+
+# Statements whose nested body the rules may prune one by one.
+NESTED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """The code a rule receives, with its top-level `ast` statements (None: unparsable)."""
+
+    text: str
+    statements: tuple[ast.stmt, ...] | None
+
+    @classmethod
+    def of(cls, text: str) -> Outline:
+        try:
+            tree = ast.parse(text.removeprefix("\ufeff"))
+        except (SyntaxError, ValueError):
+            return cls(text, None)
+        return cls(text, tuple(tree.body))
+
+    def lines_with(self, needles: tuple[str, ...]) -> list[int]:
+        """Sorted 1-based line numbers where any needle occurs."""
+        found: set[int] = set()
+        for needle in needles:
+            at = self.text.find(needle)
+            while at != -1:
+                found.add(self.text.count("\n", 0, at) + 1)
+                at = self.text.find(needle, at + len(needle))
+        return sorted(found)
+
+
+def span(node: ast.stmt) -> tuple[int, int]:
+    """First line (decorators included) and last line of a statement."""
+    start = node.lineno
+    for decorator in getattr(node, "decorator_list", ()):
+        start = min(start, decorator.lineno)
+    return start, node.end_lineno or node.lineno
+
+
+def mentions(lines: list[int], start: int, end: int) -> bool:
+    """Whether any of the sorted `lines` falls in [start, end]."""
+    index = bisect_right(lines, end)
+    return index > 0 and lines[index - 1] >= start
