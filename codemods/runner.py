@@ -84,6 +84,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     # Maps a line of the current tree (index = line - 1) to the line in `source`, so
     # every site is reported where the user sees it, whichever rule found it.
     lines_now: list[int] | None = None
+    latest: str | None = None
     outline = _outline(source, module.encoding)
     for rule, command_type in active:
         command = command_type(CodemodContext(filename=path), options.settings, outline)
@@ -95,12 +96,13 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
             line = site.line if lines_now is None else lines_now[site.line - 1]
             sites.append(_moved(site, line))
         if command.changed:
-            code = updated.code
+            code = latest = updated.code
             lines_now = _line_map(module.code if outline is None else outline.text, code, lines_now)
             outline = Outline.of(code)
             module = updated
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    result = module.bytes
+    # Code generation is the costliest step after parsing: reuse the last rule's output.
+    result = source if latest is None else latest.encode(module.encoding)
     if result == source:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
     return FileResult(path, FileStatus.CHANGED, tuple(sites), source, result)
