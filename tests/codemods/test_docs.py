@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from codemods import RULE_TITLES, Rule, anchor, marker
+from codemods.runner import Options, migrate_bytes
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "migrate.md"
 
@@ -33,3 +34,23 @@ def test_rule_section_exists_with_the_markers_anchor(rule: Rule) -> None:
 def test_pre_commit_hook_runs_check() -> None:
     hooks = (DOC.parents[1] / ".pre-commit-hooks.yaml").read_text("utf-8")
     assert "entry: agui migrate --check" in hooks
+
+
+def rule_examples() -> list[tuple[Rule, str, str]]:
+    """(rule, before, after) from each rule section's diff block."""
+    examples = []
+    sections = re.split(r"^#### (AG\d{3}) .*$", DOC.read_text("utf-8"), flags=re.M)
+    for code, text in zip(sections[1::2], sections[2::2], strict=True):
+        block = re.search(r"```diff\n(.*?)```", text, flags=re.S)
+        assert block is not None, f"{code} has no before/after example"
+        lines = block.group(1).splitlines()
+        before = "".join(line[1:] + "\n" for line in lines if line[0] in " -")
+        after = "".join(line[1:] + "\n" for line in lines if line[0] in " +")
+        examples.append((Rule(code), before, after))
+    return examples
+
+
+@pytest.mark.parametrize(("rule", "before", "after"), rule_examples())
+def test_rule_examples_are_what_the_rule_does(rule: Rule, before: str, after: str) -> None:
+    result = migrate_bytes(before.encode(), "example.py", Options(rules=frozenset({rule})))
+    assert (result.updated or before.encode()).decode() == after
