@@ -197,14 +197,16 @@ def run_replay(
                     if normalizer is not None:
                         item = normalizer.event(item)
                     produced = builder.add(item)
-                    emit(x for x in produced if isinstance(x, RunTranscript))
+                    if produced:  # finished runs first: they precede this event
+                        emit(x for x in produced if isinstance(x, RunTranscript))
                     if pacer is not None:
                         pacer.wait(item.data)
                     if timeline is not None:
                         timeline.event(item)
                     elif options.json_events:
                         write(compact_json(item.data) + "\n")
-                    emit(x for x in produced if not isinstance(x, RunTranscript))
+                    if produced:
+                        emit(x for x in produced if not isinstance(x, RunTranscript))
                 else:
                     emit(builder.add(item))
         emit(checker.end_source())

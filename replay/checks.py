@@ -90,6 +90,28 @@ def _message_tool_calls(messages: Iterable[Any]) -> set[str]:
     return ids
 
 
+_DIGESTS: dict[str, str] = {}
+_DIGEST_CACHE_SIZE = 256
+
+
+def schema_digest(schema: Any) -> str:
+    """`digest(schema)`, memoised: a long recording repeats the same few schemas.
+
+    The key is Python's sorted JSON (C-fast); the canonical text is computed on a miss.
+    """
+    try:
+        key = json.dumps(schema, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return digest(schema)
+    found = _DIGESTS.get(key)
+    if found is None:
+        found = digest(schema)
+        if len(_DIGESTS) >= _DIGEST_CACHE_SIZE:
+            _DIGESTS.pop(next(iter(_DIGESTS)))
+        _DIGESTS[key] = found
+    return found
+
+
 def binding_problems(descriptor: Mapping[str, Any], binding: Any) -> list[str]:
     """What breaks the reader rules of protocol.md §2.6 in one binding (empty when valid)."""
     if not isinstance(binding, dict):
@@ -107,7 +129,7 @@ def binding_problems(descriptor: Mapping[str, Any], binding: Any) -> list[str]:
         reasons.append("`responseSchemaHash` is empty or not a string")
     elif _non_empty(schema_hash) and "responseSchema" in descriptor:
         try:
-            if digest(descriptor["responseSchema"]) != schema_hash:
+            if schema_digest(descriptor["responseSchema"]) != schema_hash:
                 reasons.append(
                     "`responseSchemaHash` does not match the descriptor's responseSchema"
                 )
@@ -247,7 +269,7 @@ class Checker:
         packed = None
         if transcript.outcome is Outcome.INTERRUPT:
             text = json.dumps(list(transcript.interrupts), separators=(",", ":"))
-            packed = zlib.compress(text.encode("utf-8", "surrogatepass"))
+            packed = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
         for key in keys:
             assert key is not None

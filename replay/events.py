@@ -13,8 +13,9 @@ from typing import Any
 
 from ag_ui.core import Event, EventType
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import from_json
 
-from replay.legacy import legacy_name
+from replay.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.problems import Location, Problem, Severity
 from replay.sse import FrameKind, SseMessage
 
@@ -95,11 +96,16 @@ def parse_messages(source: str, messages: Iterable[SseMessage]) -> Iterator[Deco
                 location,
             )
         try:
-            data = json.loads(text)
-        except ValueError as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-            yield Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location)
-            continue
+            # pydantic-core's parser is ~3x faster than json.loads; json.loads stays the
+            # judge for what it rejects (lone surrogates) and for the error message.
+            data = from_json(text)
+        except ValueError:
+            try:
+                data = json.loads(text)
+            except ValueError as error:
+                reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+                yield Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location)
+                continue
         if not isinstance(data, dict):
             kind = type(data).__name__
             what = f"event data is a JSON {kind}, not an object"
@@ -111,7 +117,9 @@ def parse_messages(source: str, messages: Iterable[SseMessage]) -> Iterator[Deco
 def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
     """Validate one raw event against `ag_ui.core`'s event union."""
     event_type = raw.data.get("type")
-    name = legacy_name(raw.data)
+    # Only CUSTOM events and the 0.2.x top-level chunk types can be legacy approvals.
+    maybe_legacy = event_type == "CUSTOM" or event_type in LEGACY_EVENT_NAMES
+    name = legacy_name(raw.data) if maybe_legacy else None
     legacy = None
     if name is not None:
         legacy = Problem(

@@ -117,7 +117,25 @@ class SseDecoder:
                 body = raw[:-1]
                 if position == last and not self._buffer and raw.endswith(b"\r"):
                     self._pending_cr = True
-            self._take_line(body, len(raw), out)
+            # Fast paths for the two lines TanStack writes (`data: …` and the blank line);
+            # they do exactly what `_take_line` does for them, without the generic parse.
+            if not body:
+                self._line += 1
+                self._offset += len(raw)
+                if self._data:
+                    out.append(self._message(unterminated=False, end=self._offset))
+                    self._data = []
+                self._event = ""
+            elif body[:5] == b"data:":
+                self._line += 1
+                if not self._data:
+                    self._start_line = self._line
+                    self._start_offset = self._offset
+                value = body[6:] if body[5:6] == b" " else body[5:]
+                self._data.append(value.decode("utf-8", errors="replace"))
+                self._offset += len(raw)
+            else:
+                self._take_line(body, len(raw), out)
         if self._pending_cr and out and out[-1].end == self._offset:
             self._held = out.pop()
         return out

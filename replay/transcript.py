@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from replay.events import EndOfStream, RecordedEvent
-from replay.legacy import legacy_name
+from replay.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.problems import Location, Problem, Severity
 from replay.recording import Exchange
 
@@ -198,7 +198,7 @@ class TranscriptBuilder:
             self._apply_request(self._run)
         run = self._run
         run.event_count += 1
-        out.extend(self._fold(run, item))
+        out.extend(self._fold(run, item, kind))
         if run.terminal is not None:
             self._run = None
             self._held = run
@@ -234,11 +234,10 @@ class TranscriptBuilder:
             run.parent_run_id = parent
             run.parent_from = "request"
 
-    def _fold(self, run: _OpenRun, item: RecordedEvent) -> list[RunTranscript | Problem]:
+    def _fold(self, run: _OpenRun, item: RecordedEvent, kind: str) -> list[RunTranscript | Problem]:
         data = item.data
-        kind = item.type
         problems: list[RunTranscript | Problem] = []
-        if legacy_name(data) is not None:
+        if (kind == "CUSTOM" or kind in LEGACY_EVENT_NAMES) and legacy_name(data) is not None:
             run.legacy.append(item)
             return problems
         if kind == "RUN_STARTED":
@@ -256,9 +255,9 @@ class TranscriptBuilder:
                 run.thread_id = run.thread_id or _text(data.get("threadId"))
             problems.extend(self._unclosed(run, item.location))
         elif kind.startswith("TEXT_MESSAGE_"):
-            problems.extend(self._fold_text(run, item))
+            problems.extend(self._fold_text(run, item, kind))
         elif kind.startswith("TOOL_CALL_"):
-            problems.extend(self._fold_tool(run, item))
+            problems.extend(self._fold_tool(run, item, kind))
         elif kind == "MESSAGES_SNAPSHOT":
             messages = data.get("messages")
             if isinstance(messages, list):
@@ -277,9 +276,8 @@ class TranscriptBuilder:
             )
         return problems
 
-    def _fold_text(self, run: _OpenRun, item: RecordedEvent) -> list[Problem]:
+    def _fold_text(self, run: _OpenRun, item: RecordedEvent, kind: str) -> list[Problem]:
         data = item.data
-        kind = item.type
         message_id = _text(data.get("messageId"))
         if message_id is None:
             return []
@@ -325,9 +323,8 @@ class TranscriptBuilder:
             entry[3] = True
         return []
 
-    def _fold_tool(self, run: _OpenRun, item: RecordedEvent) -> list[Problem]:
+    def _fold_tool(self, run: _OpenRun, item: RecordedEvent, kind: str) -> list[Problem]:
         data = item.data
-        kind = item.type
         call_id = _text(data.get("toolCallId"))
         if call_id is None:
             return []
