@@ -328,8 +328,7 @@ def replay(
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
-    Exit codes: 0 clean, 1 findings (errors, or warnings with --strict), 2 the job could
-    not be done (missing file, unreadable input, bad usage).
+    Exit codes: 0 clean, 1 findings (errors; warnings too with --strict), 2 cannot run.
     """
     with handled_errors():
         if json_events and report_format is not None:
