@@ -69,3 +69,9 @@ def test_finding_uses_the_catalog_severity_and_strict_promotes_warnings() -> Non
     assert not is_failure(warning, strict=False)
     assert is_failure(warning, strict=True)
     assert not is_failure(finding("bare-json", "n"), strict=True)
+
+
+def test_the_replay_docs_list_every_rule() -> None:
+    docs = (REPLAY.parent / "docs" / "replay.md").read_text("utf-8")
+    for rule in RULES:
+        assert f"| `{rule.id}` | {rule.severity.value} |" in docs, rule.id
