@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from replay.canonical import CanonicalJsonError, digest, locale_sort_key
+from replay.canonical import CanonicalJsonError, canonical_json, digest, locale_sort_key
 
 BINDING_KEY = "tanstack:interruptBinding"
 CONTINUATION_KEY = "tanstack:interruptContinuation"
@@ -139,7 +139,12 @@ def branch_schema(branch: Mapping[str, Any] | None, key: str) -> Any | None:
 
 
 def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], str]]:
-    """Every JSON Schema violation of `value`, as (path, message), in path order."""
+    """Every JSON Schema violation of `value`, as (path, message), worded like zod.
+
+    The server validates with zod, so agui words the common issues the same way
+    (`Invalid input: expected string, received undefined`), points a missing property
+    at the property itself, and lists issues in the schema's property order.
+    """
     if not isinstance(schema, dict) or not schema:
         return []
     import jsonschema
@@ -155,8 +160,64 @@ def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], 
         return [((), f"its schema is invalid ({error.message})")]
     except referencing.exceptions.Unresolvable:
         return [((), "its schema has an unresolvable $ref")]
-    errors = [(tuple(error.absolute_path), error.message) for error in found]
-    return sorted(errors, key=lambda item: [str(part) for part in item[0]])
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    for violation in found:
+        issues.extend(_zod_issues(violation))
+    order = list(schema.get("properties") or {})
+
+    def position(issue: tuple[tuple[str | int, ...], str]) -> int:
+        head = issue[0][0] if issue[0] else None
+        return order.index(head) if head in order else len(order)
+
+    return sorted(issues, key=position)
+
+
+_JS_TYPES = {"integer": "int"}
+
+
+def _js_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _expected_type(schema: Any) -> str:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(kind, list) and kind:
+        kind = kind[0]
+    return _JS_TYPES.get(kind, kind) if isinstance(kind, str) else "value"
+
+
+def _zod_issues(error: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    path = tuple(error.absolute_path)
+    if error.validator == "type":
+        expected = _expected_type({"type": error.validator_value})
+        return [(path, f"Invalid input: expected {expected}, received {_js_type(error.instance)}")]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        properties = error.schema.get("properties") or {}
+        return [
+            (
+                (*path, name),
+                f"Invalid input: expected {_expected_type(properties.get(name))}, "
+                "received undefined",
+            )
+            for name in error.validator_value
+            if name not in error.instance and f"{name!r} is a required property" == error.message
+        ]
+    if error.validator == "const":
+        return [(path, f"Invalid input: expected {canonical_json(error.validator_value)}")]
+    if error.validator == "enum":
+        options = "|".join(canonical_json(option) for option in error.validator_value)
+        return [(path, f"Invalid option: expected one of {options}")]
+    return [(path, str(error.message))]
 
 
 @dataclass(frozen=True, slots=True)

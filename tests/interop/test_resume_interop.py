@@ -169,7 +169,7 @@ def test_hand_built_generic_item_is_accepted(tmp_path: Path, native_server: Node
         (
             "bad-payload",
             ("--from", "generic-before-model.resolved", "--answer", 'review-plan={"approved":1}'),
-            "1 is not of type 'boolean' (at approved) [invalid-payload]",
+            "Invalid input: expected boolean, received number (at approved) [invalid-payload]",
         ),
         (
             "wrong-schema-hash",
