@@ -10,6 +10,11 @@ from importlib.metadata import PackageNotFoundError, version
 
 import typer
 
+from cli.migrate_command import migrate
+from cli.replay_command import replay
+from cli.resume_command import resume
+from cli.translate_command import translate
+
 app = typer.Typer(
     name="agui",
     help=(
@@ -50,23 +55,13 @@ def root(
     """agui: a migration assistant for TanStack AI interrupts."""
 
 
+# The order here is the order `agui --help` lists them: the journey of a migration.
+app.command(name="replay")(replay)
+app.command(name="translate")(translate)
+app.command(name="resume")(resume)
+app.command(name="migrate")(migrate)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
-
-
-from cli.migrate_command import migrate  # noqa: E402
-
-app.command(name="migrate")(migrate)
-
-from cli.replay_command import replay  # noqa: E402
-
-app.command(name="replay")(replay)
-
-from cli.translate_command import translate  # noqa: E402
-
-app.command(name="translate")(translate)
-
-from cli.resume_command import resume  # noqa: E402
-
-app.command(name="resume")(resume)
