@@ -49,6 +49,8 @@ NATIVE_SCENARIOS = (
     "mixed",
 )
 LEGACY_SCENARIOS = ("tool-approval", "client-tool", "two-approvals", "plain")
+#: Native scenarios that only walkthrough tests use; record.py does not record them.
+WALKTHROUGH_SCENARIOS = ("chained-approvals",)
 
 
 class InteropUnavailable(RuntimeError):

@@ -191,6 +191,17 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
       generic: genericAt('beforeModel', () => [reviewPlanRequest({ expiresAt: EXPIRES_AT })]),
       turns: BEFORE_MODEL_TURNS,
     },
+    // Walkthrough only (not recorded): the continuation of the first approval pauses
+    // again on a second one, so a recorded continuation can itself be resumed.
+    'chained-approvals': {
+      tools: [transferDef, deleteFileDef],
+      interrupts: [],
+      turns: [
+        { text: ['First the tr', 'ansfer.'], toolCalls: [transferCall] },
+        { text: ['Now the cl', 'ean-up.'], toolCalls: [deleteCall] },
+        { text: ['All done', '.'] },
+      ],
+    },
     mixed: {
       tools: [transferDef],
       interrupts: [reviewPlan],

@@ -265,3 +265,41 @@ def test_walkthrough_record_resume_and_record_again(
     again = agui("--from", str(tmp_path / "out.sse"), "--approve-all", "--dry-run")
     assert again.exit_code == 2
     assert "no paused run to resume" in again.stderr
+
+
+def test_walkthrough_resumes_a_recorded_continuation_that_paused_again(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    """Resume a pause, record the continuation (which pauses again), resume from that file."""
+    thread = "thread-agui-chained"
+    url = native_server.url("chained-approvals")
+    first = json.loads((NATIVE / "two-approvals.approve-both.request.json").read_text())
+    first.update(threadId=thread, runId="run-chain-1")
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(first).encode(),
+        headers={"Content-Type": "application/json", "X-Run-Id": "run-chain-1"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        (tmp_path / "run.sse").write_bytes(response.read())
+    (tmp_path / "run.request.json").write_text(json.dumps(first))
+
+    second = agui(
+        "--from", str(tmp_path / "run.sse"), "--approve", "transfer",
+        "--url", url, "--record", str(tmp_path / "next.sse"),
+    )  # fmt: skip
+    assert second.exit_code == 3, second.stderr
+    assert "Now the clean-up." in second.stdout
+    assert "agui resume --from" in second.stderr
+    assert "next.sse" in second.stderr
+
+    third = agui("--from", str(tmp_path / "next.sse"), "--approve", "delete_file", "--url", url)
+    assert third.exit_code == 0, third.stderr
+    assert "All done." in third.stdout
+    posted = native_server.requests(thread)
+    assert [body.get("parentRunId") for body in posted] == [
+        None,
+        "run-chain-1",
+        posted[1]["runId"],
+    ]
+    assert [entry["interruptId"] for entry in posted[2]["resume"]] == ["approval_call_delete_1"]
