@@ -45,6 +45,14 @@ def anchor(rule: Rule) -> str:
     return "#" + re.sub(r"[^a-z0-9 _-]", "", heading).replace(" ", "-")
 
 
-def marker(rule: Rule, todo: str) -> str:
-    """The idempotent TODO comment a rule leaves where it cannot rewrite safely."""
-    return f"# TODO(agui): {rule.value} {todo} — README{anchor(rule)}"
+def marker(rule: Rule, todo: str, encoding: str = "utf-8") -> str:
+    """The idempotent TODO comment a rule leaves where it cannot rewrite safely.
+
+    A file in an encoding without the em dash (latin-1, say) gets `--` instead.
+    """
+    text = f"# TODO(agui): {rule.value} {todo} — README{anchor(rule)}"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return text.replace(" — ", " -- ")
+    return text

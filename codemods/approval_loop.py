@@ -100,6 +100,8 @@ class ApprovalLoopCommand(RuleCommand):
         self._scopes.pop()
         if id(original_node) not in self._batched:
             return updated_node
+        # Removing the loop may leave an import unused: that needs the whole file.
+        self.require_whole_module()
         found = self._batch_call(original_node)
         assert found is not None
         call, awaited, approved = found

@@ -72,6 +72,8 @@ class ApprovalResponseCommand(RuleCommand):
         # locals, the globals and closures it reads, nested functions, the id expression
         # such as a loop variable `item`), or in the whole module at module level.
         scope = self._scopes[-1]
+        if isinstance(scope, cst.Module):
+            self.require_whole_module()  # a new global must be fresh in the whole file
         taken = self._taken.get(id(scope))
         if taken is None:
             taken = self._taken[id(scope)] = frozenset(_names_in(scope))

@@ -84,6 +84,10 @@ class Site:
     marked: bool = False
 
 
+class NeedsWholeModule(Exception):
+    """Raised by a rule given a region of a module when its rewrite needs the whole file."""
+
+
 # A statement a TODO marker can sit above (both kinds carry `leading_lines`).
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
@@ -192,6 +196,11 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     # -- helpers for rules -------------------------------------------------------------
 
+    def require_whole_module(self) -> None:
+        """Stop here when given only a region of the file (the runner retries with all)."""
+        if self._outline is not None and self._outline.partial:
+            raise NeedsWholeModule(type(self).__name__)
+
     def receiver_matches(self, receiver: cst.BaseExpression) -> bool:
         """Whether `receiver.method` counts under the configured receivers."""
         wanted = self.settings.receivers
@@ -234,7 +243,8 @@ class RuleCommand(VisitorBasedCodemodCommand):
     def todo(self, node: cst.CSTNode, todo: str, *, at: Statement | None = None) -> None:
         """Mark the statement enclosing `node` (or `at`) with a TODO and record the site."""
         statement = at if at is not None else self._statements[-1]
-        text = marker(self.RULE, todo)
+        encoding = self._outline.encoding if self._outline is not None else self.module.encoding
+        text = marker(self.RULE, todo, encoding)
         lines = list(statement.leading_lines)
         if self.module.body and self.module.body[0] is statement:
             # Comments above a file's first statement parse into the module header.

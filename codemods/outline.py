@@ -22,14 +22,22 @@ class Outline:
 
     text: str
     statements: tuple[ast.stmt, ...] | None
+    # True when `text` is a region of a larger module (see `runner`): rules that need
+    # the whole file (imports, module-level names) raise `NeedsWholeModule`.
+    partial: bool = False
+    # The file's encoding: what TODO markers must be writable in.
+    encoding: str = "utf-8"
 
     @classmethod
-    def of(cls, text: str) -> Outline:
+    def of(cls, text: str, *, partial: bool = False, encoding: str = "utf-8") -> Outline:
+        if "\r" in text and "\n" not in text:
+            # Old Mac line endings: the rules count lines the slow way.
+            return cls(text, None, partial, encoding)
         try:
             tree = ast.parse(text.removeprefix("\ufeff"))
         except (SyntaxError, ValueError):
-            return cls(text, None)
-        return cls(text, tuple(tree.body))
+            return cls(text, None, partial, encoding)
+        return cls(text, tuple(tree.body), partial, encoding)
 
     def lines_with(self, needles: tuple[str, ...]) -> list[int]:
         """Sorted 1-based line numbers where any needle occurs."""

@@ -10,10 +10,12 @@ The runner never writes: the CLI decides whether to diff, write or check.
 from __future__ import annotations
 
 import difflib
+import io
 import os
 import re
+import tokenize
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -22,12 +24,18 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from codemods import Rule
-from codemods.command import Settings, Site
-from codemods.outline import Outline
+from codemods.command import NeedsWholeModule, RuleCommand, Settings, Site
+from codemods.outline import Outline, mentions, span
 from codemods.rules import RULE_ORDER, triggers
 
 # Below this many files to parse, starting worker processes costs more than it saves.
 MIN_FILES_PER_WORKER = 4
+# From this many paths on, workers start before reading finishes; they get files in
+# batches of BATCH to keep the per-task overhead small.
+EARLY_POOL = 64
+BATCH = 4
+# Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
+NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class FileStatus(StrEnum):
@@ -71,6 +79,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     ]
     if not active:
         return FileResult(path, FileStatus.SKIPPED)
+    region = _migrate_region(source, path, options, active)
+    if region is not None:
+        return region
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -80,32 +91,103 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         return _failed(path, message, error.raw_line, error.raw_column + 1)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         return _failed(path, f"cannot decode: {error}")
+    try:
+        code, sites = _apply(module, _outline(source, module.encoding), path, options, active)
+    except Exception as error:  # one broken rule must not stop the run
+        return _failed(path, f"internal error: {type(error).__name__}: {error}")
+    result = source if code is None else _encode(code, module.encoding)
+    if result is None:
+        return _failed(path, f"cannot encode the result in {module.encoding}")
+    if result == source:
+        return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
+    return FileResult(path, FileStatus.CHANGED, tuple(sites), source, result)
+
+
+def _migrate_region(
+    source: bytes, path: str, options: Options, active: list[tuple[Rule, type[RuleCommand]]]
+) -> FileResult | None:
+    """Parse only the top-level statements that mention a trigger, and splice them back.
+
+    Parsing is most of a rule run's cost, and a file with call sites usually has them in
+    one function; `ast` (C speed) finds that function's lines. None means "use the whole
+    module": no `ast` outline, a large region, or a rule that needs the whole file.
+    """
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+        text = source.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return None
+    outline = Outline.of(text)
+    if outline.statements is None:
+        return None
+    wanted = tuple(t for _, command in active for t in command.triggers(options.settings.names))
+    lines = outline.lines_with(wanted)
+    spans = [span(statement) for statement in outline.statements]
+    hot = [(first, last) for first, last in spans if mentions(lines, first, last)]
+    if not hot:
+        return FileResult(path, FileStatus.UNCHANGED)
+    first_hot, last_hot = hot[0][0], max(last for _, last in hot)
+    # Start right after the statement before, so comments above (TODO markers included)
+    # belong to the region exactly as they belong to the statement in LibCST.
+    start = 1 + max((last for _, last in spans if last < first_hot), default=0)
+    starts = [0] + [match.end() for match in NEWLINE.finditer(text)]
+    begin = starts[start - 1]
+    end = starts[last_hot] if last_hot < len(starts) else len(text)
+    if (end - begin) * 2 > len(text):
+        return None  # most of the file: parse it whole
+    region = text[begin:end]
+    try:
+        module = cst.parse_module(region)
+        region_outline = Outline.of(region, partial=True, encoding=encoding)
+        code, sites = _apply(module, region_outline, path, options, active)
+    except NeedsWholeModule:
+        return None
+    except cst.ParserSyntaxError:
+        return None  # the whole-module parse reports it with the right location
+    except Exception as error:  # one broken rule must not stop the run
+        return _failed(path, f"internal error: {type(error).__name__}: {error}")
+    sites = [_moved(site, site.line + start - 1) for site in sites]
+    if code is None:
+        return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
+    result = _encode(text[:begin] + code + text[end:], encoding)
+    if result is None:
+        return _failed(path, f"cannot encode the result in {encoding}")
+    if result == source:
+        return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
+    return FileResult(path, FileStatus.CHANGED, tuple(sites), source, result)
+
+
+def _apply(
+    module: cst.Module,
+    outline: Outline | None,
+    path: str,
+    options: Options,
+    active: list[tuple[Rule, type[RuleCommand]]],
+) -> tuple[str | None, list[Site]]:
+    """Run the rules in order; the final code (None: unchanged) and the sites, sorted."""
     sites: list[Site] = []
-    # Maps a line of the current tree (index = line - 1) to the line in `source`, so
+    # Maps a line of the current tree (index = line - 1) to the line in the first one, so
     # every site is reported where the user sees it, whichever rule found it.
     lines_now: list[int] | None = None
     latest: str | None = None
-    outline = _outline(source, module.encoding)
-    for rule, command_type in active:
+    partial = outline is not None and outline.partial
+    encoding = outline.encoding if outline is not None else module.encoding
+    for position, (_, command_type) in enumerate(active, start=1):
         command = command_type(CodemodContext(filename=path), options.settings, outline)
-        try:
-            updated = command.transform_module(module)
-        except Exception as error:  # one broken rule must not stop the run
-            return _failed(path, f"internal error in {rule}: {type(error).__name__}: {error}")
+        updated = command.transform_module(module)
         for site in command.sites:
             line = site.line if lines_now is None else lines_now[site.line - 1]
             sites.append(_moved(site, line))
         if command.changed:
+            # Code generation is costly: the last rule's output is the result.
             code = latest = updated.code
-            lines_now = _line_map(module.code if outline is None else outline.text, code, lines_now)
-            outline = Outline.of(code)
+            if position < len(active):  # a later rule needs positions in the new code
+                before = module.code if outline is None else outline.text
+                lines_now = _line_map(before, code, lines_now)
+                outline = Outline.of(code, partial=partial, encoding=encoding)
             module = updated
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    # Code generation is the costliest step after parsing: reuse the last rule's output.
-    result = source if latest is None else latest.encode(module.encoding)
-    if result == source:
-        return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
-    return FileResult(path, FileStatus.CHANGED, tuple(sites), source, result)
+    return latest, sites
 
 
 def migrate_file(path: str, options: Options) -> FileResult:
@@ -128,29 +210,61 @@ def run(
     """Migrate every path; results come back in the order of `paths`."""
     results: list[FileResult | None] = [None] * len(paths)
     wanted = [t for rule in options.rules for t in triggers(rule, options.settings.names)]
-    candidates: list[tuple[int, bytes]] = []
-    for index, path in enumerate(paths):
-        try:
-            with open(path, "rb") as handle:
-                source = handle.read()
-        except OSError as error:
-            results[index] = _failed(path, f"cannot read: {error.strerror or error}")
-        else:
-            if any(t in source for t in wanted):
-                candidates.append((index, source))
-            else:
-                results[index] = FileResult(path, FileStatus.SKIPPED)
-        if results[index] is not None and progress is not None:
-            progress(results[index])  # type: ignore[arg-type]
-    for index, result in zip(
-        (index for index, _ in candidates),
-        _migrate_all([(paths[i], source) for i, source in candidates], options, jobs),
-        strict=True,
-    ):
+    workers = jobs or os.cpu_count() or 1
+    # A big run starts its workers at once, so parsing overlaps reading the other files.
+    pool = ProcessPoolExecutor(workers) if workers > 1 and len(paths) >= EARLY_POOL else None
+    submitted: list[tuple[list[int], Future[list[FileResult]]]] = []
+    batch: list[tuple[int, bytes]] = []
+    local: list[tuple[int, bytes]] = []
+
+    def submit() -> None:
+        assert pool is not None
+        work = [(paths[i], source) for i, source in batch]
+        submitted.append(([i for i, _ in batch], pool.submit(_migrate_batch, options, work)))
+        batch.clear()
+
+    def done(index: int, result: FileResult) -> None:
         results[index] = result
         if progress is not None:
             progress(result)
+
+    try:
+        for index, path in enumerate(paths):
+            try:
+                with open(path, "rb") as handle:
+                    source = handle.read()
+            except OSError as error:
+                done(index, _failed(path, f"cannot read: {error.strerror or error}"))
+                continue
+            if not any(t in source for t in wanted):
+                done(index, FileResult(path, FileStatus.SKIPPED))
+            elif pool is None:
+                local.append((index, source))
+            else:
+                batch.append((index, source))
+                if len(batch) == BATCH:
+                    submit()
+        if batch:
+            submit()
+        work = [(paths[i], source) for i, source in local]
+        for (index, _), result in zip(local, _migrate_all(work, options, jobs), strict=True):
+            done(index, result)
+        for indices, future in submitted:
+            for index, result in zip(indices, future.result(), strict=True):
+                done(index, result)
+    except BaseException:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = None
+        raise
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return [result for result in results if result is not None]
+
+
+def _migrate_batch(options: Options, work: list[tuple[str, bytes]]) -> list[FileResult]:
+    return [migrate_bytes(source, path, options) for path, source in work]
 
 
 def _migrate_all(
@@ -180,9 +294,16 @@ def _failed(
     return FileResult(path, FileStatus.FAILED, error=message, error_line=line, error_column=column)
 
 
+def _encode(code: str, encoding: str) -> bytes | None:
+    try:
+        return code.encode(encoding)
+    except UnicodeEncodeError:
+        return None
+
+
 def _outline(source: bytes, encoding: str) -> Outline | None:
     try:
-        return Outline.of(source.decode(encoding))
+        return Outline.of(source.decode(encoding), encoding=encoding)
     except (UnicodeDecodeError, LookupError):
         return None
 

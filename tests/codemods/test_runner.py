@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods import Rule
+from codemods import Rule, runner
 from codemods.command import Action
 from codemods.runner import FileStatus, Options, migrate_bytes, migrate_file, run
 
@@ -85,10 +85,11 @@ def test_unreadable_file_is_a_failed_result(tmp_path: Path) -> None:
     assert result.status is FileStatus.FAILED
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_run_keeps_order_and_survives_bad_files(tmp_path: Path, jobs: int) -> None:
+@pytest.mark.parametrize(("jobs", "count"), [(1, 12), (2, 12), (2, 70)])
+def test_run_keeps_order_and_survives_bad_files(tmp_path: Path, jobs: int, count: int) -> None:
+    # 12 files run in this process; 70 start worker processes while reading.
     paths = []
-    for index in range(12):
+    for index in range(count):
         path = tmp_path / f"m{index:02}.py"
         if index == 3:
             path.write_bytes(b"def broken(:\n    client.pending_interrupts\n")
@@ -105,5 +106,50 @@ def test_run_keeps_order_and_survives_bad_files(tmp_path: Path, jobs: int) -> No
     statuses = [r.status for r in results]
     assert statuses[3] is FileStatus.FAILED
     assert statuses[-1] is FileStatus.FAILED
-    assert statuses.count(FileStatus.CHANGED) == 5
-    assert statuses.count(FileStatus.SKIPPED) == 6
+    assert statuses.count(FileStatus.CHANGED) == count // 2 - 1
+    assert statuses.count(FileStatus.SKIPPED) == count - count // 2
+
+
+FILLER = "".join(
+    f"\n\ndef helper_{i}(x):\n    # unrelated\n    return x + {i}\n" for i in range(12)
+)
+
+REGIONS = {
+    "function": "async def go(client, a):\n    await " + CALL.decode() + "  # note\n",
+    "decorated": "# above\n@decorate\n# between\ndef go(client, a):\n    " + CALL.decode() + "\n",
+    "same-line": "x = 1; y = client.pending_interrupts\n",
+    "expression": "def go(client, a):\n    return " + CALL.decode() + "\n",
+    "module-level": CALL.decode() + "\n",
+    "batch": "from q import todo\n\ndef go(client):\n    for a in todo:\n        "
+    + CALL.decode()
+    + "\n",
+    "events": "def is_request(event):\n    return event.name == 'approval-requested'\n",
+}
+
+
+def whole_module(monkeypatch: pytest.MonkeyPatch, source: bytes) -> tuple[bytes | None, list]:
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "_migrate_region", lambda *args: None)
+        result = migrate_bytes(source, "x.py", Options())
+    return result.updated, [(s.rule, s.line, s.column, s.action) for s in result.sites]
+
+
+@pytest.mark.parametrize("name", sorted(REGIONS))
+@pytest.mark.parametrize("style", ["lf", "crlf", "bom", "latin-1"])
+def test_parsing_only_the_region_matches_the_whole_module(
+    monkeypatch: pytest.MonkeyPatch, name: str, style: str
+) -> None:
+    text = '"""Module."""\n\nimport os\n' + FILLER + "\n\n" + REGIONS[name] + FILLER
+    if style == "latin-1":
+        source = ("# -*- coding: latin-1 -*-\n" + text + "NAME = 'é'\n").encode("latin-1")
+    else:
+        source = text.replace("\n", "\r\n" if style == "crlf" else "\n").encode()
+        if style == "bom":
+            source = codecs.BOM_UTF8 + source
+    result = migrate_bytes(source, "x.py", Options())
+    sites = [(s.rule, s.line, s.column, s.action) for s in result.sites]
+    assert (result.updated, sites) == whole_module(monkeypatch, source)
+    assert sites, "every region has a site"
+    if result.updated is not None:
+        again = migrate_bytes(result.updated, "x.py", Options())
+        assert again.updated is None  # idempotent through the region path too
