@@ -100,8 +100,6 @@ class ApprovalLoopCommand(RuleCommand):
         self._scopes.pop()
         if id(original_node) not in self._batched:
             return updated_node
-        # Removing the loop may leave an import unused: that needs the whole file.
-        self.require_whole_module()
         found = self._batch_call(original_node)
         assert found is not None
         call, awaited, approved = found
@@ -120,7 +118,11 @@ class ApprovalLoopCommand(RuleCommand):
         # Names only the loop used (its iterable, say) may leave an import unused. The
         # removal pass needs scope analysis of the whole file, so only schedule it when
         # the loop mentions an imported name at all.
-        if _names_in(original_node) & _imported_names(self.module):
+        outline = self._outline
+        if outline is not None and outline.partial:
+            if outline.imported is None or _names_in(original_node) & outline.imported:
+                self.require_whole_module()
+        elif _names_in(original_node) & _imported_names(self.module):
             self.remove_unused_import_by_node(original_node)
         self.report(original_node, f"loop rewritten to one {method.split('(')[0]}() batch")
         return statement.with_changes(leading_lines=original_node.leading_lines)

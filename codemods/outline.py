@@ -27,6 +27,8 @@ class Outline:
     partial: bool = False
     # The file's encoding: what TODO markers must be writable in.
     encoding: str = "utf-8"
+    # Names bound by the whole file's top-level imports, when `text` is a region of it.
+    imported: frozenset[str] | None = None
 
     @classmethod
     def of(cls, text: str, *, partial: bool = False, encoding: str = "utf-8") -> Outline:
@@ -38,6 +40,15 @@ class Outline:
         except (SyntaxError, ValueError):
             return cls(text, None, partial, encoding)
         return cls(text, tuple(tree.body), partial, encoding)
+
+    def top_level_imports(self) -> frozenset[str]:
+        """Names the module's top-level import statements bind."""
+        names: set[str] = set()
+        for statement in self.statements or ():
+            if isinstance(statement, ast.Import | ast.ImportFrom):
+                for alias in statement.names:
+                    names.add((alias.asname or alias.name).split(".")[0])
+        return frozenset(names)
 
     def lines_with(self, needles: tuple[str, ...]) -> list[int]:
         """Sorted 1-based line numbers where any needle occurs."""

@@ -16,7 +16,7 @@ import re
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
 
@@ -138,7 +138,10 @@ def _migrate_region(
     region = text[begin:end]
     try:
         module = cst.parse_module(region)
-        region_outline = Outline.of(region, partial=True, encoding=encoding)
+        region_outline = replace(
+            Outline.of(region, partial=True, encoding=encoding),
+            imported=outline.top_level_imports(),
+        )
         code, sites = _apply(module, region_outline, path, options, active)
     except NeedsWholeModule:
         return None
@@ -184,7 +187,10 @@ def _apply(
             if position < len(active):  # a later rule needs positions in the new code
                 before = module.code if outline is None else outline.text
                 lines_now = _line_map(before, code, lines_now)
-                outline = Outline.of(code, partial=partial, encoding=encoding)
+                outline = replace(
+                    Outline.of(code, partial=partial, encoding=encoding),
+                    imported=None if outline is None else outline.imported,
+                )
             module = updated
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
     return latest, sites

@@ -123,6 +123,7 @@ REGIONS = {
     "batch": "from q import todo\n\ndef go(client):\n    for a in todo:\n        "
     + CALL.decode()
     + "\n",
+    "batch-local": "def go(client, todo):\n    for a in todo:\n        " + CALL.decode() + "\n",
     "events": "def is_request(event):\n    return event.name == 'approval-requested'\n",
 }
 
