@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 BOM = b"\xef\xbb\xbf"
 
@@ -43,6 +44,21 @@ class SseMessage:
     """True when the stream ended before the blank line that dispatches the message."""
     end: int = 0
     """Byte offset just past the message, including the blank line that dispatched it."""
+
+
+_SSE = FrameKind.SSE
+
+Frame = tuple[str, int, int, int, str | None]
+"""A plain one-line `data:` message as `(data, line, offset, end, id)`: the same values
+as its `SseMessage` (kind SSE, no event name, terminated), without building an object."""
+
+
+def as_message(frame: SseMessage | Frame) -> SseMessage:
+    """The `SseMessage` for a frame (a message is returned as it is)."""
+    if isinstance(frame, SseMessage):
+        return frame
+    data, line, offset, end, last_id = frame
+    return SseMessage(data, line, offset, _SSE, "", last_id, False, end)
 
 
 class SseDecoder:
@@ -81,9 +97,22 @@ class SseDecoder:
 
     def feed(self, chunk: bytes) -> list[SseMessage]:
         """Decode a chunk; return the messages it completes."""
+        return [
+            frame
+            if isinstance(frame, SseMessage)
+            else SseMessage(frame[0], frame[1], frame[2], _SSE, "", frame[4], False, frame[3])
+            for frame in self.feed_frames(chunk)
+        ]
+
+    def feed_frames(self, chunk: bytes) -> list[SseMessage | Frame]:
+        """Like `feed`, but a plain one-line `data:` message comes as a cheap `Frame` tuple.
+
+        That is what TanStack writes for every event; the stream layer's batch path
+        (`replay.events.decode_events`) reads the tuples without building objects.
+        """
         if not chunk:
             return []
-        out: list[SseMessage] = []
+        out: list[SseMessage | Frame] = []
         if self._pending_cr:
             # A CR ended the previous chunk: a LF opening this one belongs to it, and so
             # does the message that CR dispatched (held back so its `end` is exact).
@@ -105,8 +134,53 @@ class SseDecoder:
             if data.startswith(BOM):
                 data = data[len(BOM) :]
                 self._offset += len(BOM)
-        lines = data.splitlines(keepends=True)
         self._buffer = b""
+        if b"\r" in data:
+            self._lines(data, out)
+            if self._pending_cr and out:
+                last = out[-1]
+                if isinstance(last, SseMessage) and last.end == self._offset:
+                    self._held = last
+                    out.pop()
+        else:
+            self._frames(data, out)
+        return out
+
+    def _frames(self, data: bytes, out: list[SseMessage | Frame]) -> None:
+        """LF-only input: cut at blank lines with C-level `split`; lines only where needed.
+
+        A block that is one `data:` line, read in a clean state (no pending data or
+        event name), is exactly what the line parser would dispatch for it; every other
+        block, and the unfinished tail, goes through the line parser. Each block is
+        followed by the `\n\n` that ended it, so after one the state is clean again.
+        """
+        blocks = data.split(b"\n\n")
+        tail = blocks.pop()
+        clean = not self._data and not self._event
+        line = self._line
+        offset = self._offset
+        for block in blocks:
+            if clean and block[:5] == b"data:" and b"\n" not in block:
+                value = block[6:] if block[5:6] == b" " else block[5:]
+                end = offset + len(block) + 2
+                out.append((value.decode("utf-8", "replace"), line + 1, offset, end, self._last_id))
+                line += 2
+                offset = end
+            else:
+                self._line = line
+                self._offset = offset
+                self._lines(block + b"\n\n", out)
+                line = self._line
+                offset = self._offset
+                clean = True
+        self._line = line
+        self._offset = offset
+        if tail:
+            self._lines(tail, out)
+
+    def _lines(self, data: bytes, out: list[SseMessage | Frame]) -> None:
+        """The general line parser (any line endings); keeps an unfinished line buffered."""
+        lines = data.splitlines(keepends=True)
         if lines and not lines[-1].endswith((b"\n", b"\r")):
             self._buffer = lines.pop()
         last = len(lines) - 1
@@ -136,9 +210,6 @@ class SseDecoder:
                 self._offset += len(raw)
             else:
                 self._take_line(body, len(raw), out)
-        if self._pending_cr and out and out[-1].end == self._offset:
-            self._held = out.pop()
-        return out
 
     def close(self) -> list[SseMessage]:
         """End of stream: an unfinished block is still returned, marked unterminated."""
@@ -155,7 +226,7 @@ class SseDecoder:
         self._event = ""
         return out
 
-    def _take_line(self, body: bytes, width: int, out: list[SseMessage]) -> None:
+    def _take_line(self, body: bytes, width: int, out: list[Any]) -> None:
         self._line += 1
         line_offset = self._offset
         self._offset += width
@@ -211,12 +282,51 @@ class SseDecoder:
         )
 
 
-def decode_chunks(chunks: Iterable[bytes]) -> Iterator[SseMessage]:
+class SseStream:
+    """The messages of a stream given as chunks, decoded lazily (iterate once).
+
+    Iterating yields `SseMessage`s. `batches()` is the fast path for the stream layer:
+    per chunk, the list of what it completes, plain messages as `Frame` tuples.
+    """
+
+    __slots__ = ("_chunks", "_messages")
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks: Iterable[bytes] | None = chunks
+        self._messages: Iterator[SseMessage] | None = None
+
+    def batches(self) -> Iterator[list[SseMessage | Frame]]:
+        """Per chunk read, the messages it completes (then the end-of-stream rest)."""
+        chunks, self._chunks = self._chunks, None
+        if chunks is None:
+            return
+        decoder = SseDecoder()
+        feed = decoder.feed_frames
+        for chunk in chunks:
+            frames = feed(chunk)
+            if frames:
+                yield frames
+        rest: list[SseMessage | Frame] = list(decoder.close())
+        if rest:
+            yield rest
+
+    def __iter__(self) -> Iterator[SseMessage]:
+        return self
+
+    def __next__(self) -> SseMessage:
+        if self._messages is None:
+            self._messages = self._all()
+        return next(self._messages)
+
+    def _all(self) -> Iterator[SseMessage]:
+        for batch in self.batches():
+            for frame in batch:
+                yield as_message(frame)
+
+
+def decode_chunks(chunks: Iterable[bytes]) -> SseStream:
     """Decode a whole stream given as chunks (file reads, HTTP body iterators)."""
-    decoder = SseDecoder()
-    for chunk in chunks:
-        yield from decoder.feed(chunk)
-    yield from decoder.close()
+    return SseStream(chunks)
 
 
 def decode_bytes(data: bytes) -> list[SseMessage]:

@@ -159,3 +159,85 @@ def test_splitting_anywhere_yields_the_same_messages(stream: bytes, cuts: list[i
     points = sorted({min(cut, len(stream)) for cut in cuts})
     chunks = [stream[a:b] for a, b in zip([0, *points], [*points, len(stream)], strict=True)]
     assert feed_all(chunks) == feed_all([stream])
+
+
+# -- the fast paths agree with the general ones ----------------------------------------------
+
+LF_ALPHABET = st.sampled_from(
+    [
+        b"data:",
+        b"data: ",
+        b"data: x",
+        b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}',
+        b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"d"}',
+        b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":1}',
+        b'data: {"type":"CUSTOM","name":"approval-requested","value":{}}',
+        b'data: {"type":"NOPE"}',
+        b"data: [1]",
+        b"data: [DONE]",
+        b"data: {",
+        b"id: 7",
+        b"event: e",
+        b": comment",
+        b'{"type":"RUN_FINISHED","runId":"r","threadId":"t"}',
+        b"\n",
+        b"\n\n",
+        b"\n\n\n",
+        b"\xef\xbb\xbf",
+        b"\xff",
+        b" ",
+    ]
+)
+lf_streams = st.lists(LF_ALPHABET, max_size=50).map(b"".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lf_streams, st.lists(st.integers(min_value=0, max_value=2000), max_size=4))
+def test_block_fast_path_equals_the_line_parser(stream: bytes, cuts: list[int]) -> None:
+    # One byte at a time never holds a whole `\n\n` block, so it is all line parser;
+    # whole or cut anywhere, LF-only input takes the block fast path where it can.
+    by_line = feed_all([stream[i : i + 1] for i in range(len(stream))])
+    points = sorted({min(cut, len(stream)) for cut in cuts})
+    chunks = [stream[a:b] for a, b in zip([0, *points], [*points, len(stream)], strict=True)]
+    assert feed_all([stream]) == by_line
+    assert feed_all(chunks) == by_line
+
+
+def test_fast_path_yields_frames_only_for_plain_one_line_data() -> None:
+    decoder = SseDecoder()
+    frames = decoder.feed_frames(b"data: a\n\nevent: e\ndata: b\n\ndata: c\ndata: d\n\ndata:e\n\n")
+    assert frames[0] == ("a", 1, 0, 9, None)
+    assert isinstance(frames[1], SseMessage)
+    assert frames[1].event == "e"
+    assert isinstance(frames[2], SseMessage)
+    assert frames[2].data == "c\nd"
+    assert frames[3] == ("e", 9, 44, 52, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(streams, lf_streams), st.integers(min_value=1, max_value=64))
+def test_batch_decoding_equals_per_message_decoding(stream: bytes, size: int) -> None:
+    chunks = [stream[i : i + size] for i in range(0, len(stream), size)]
+    batched = list(decode_events("s", decode_chunks(chunks)))
+    one_by_one = list(decode_events("s", list(decode_chunks(chunks))))
+    assert batched == one_by_one
+
+
+def test_batch_decoding_locates_an_invalid_event_among_valid_ones() -> None:
+    good = b'data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n'
+    bad = b'data: {"type":"TEXT_MESSAGE_END","messageId":5}\n\n'
+    items = list(decode_events("s", decode_chunks([good * 3 + bad + good * 2])))
+    problems = [item for item in items if isinstance(item, Problem)]
+    assert [(p.rule, p.location.index if p.location else None) for p in problems] == [
+        ("invalid-event", 3)
+    ]
+    events = [item for item in items if not isinstance(item, Problem)]
+    assert [getattr(e, "event", None) is not None for e in events] == [
+        True,
+        True,
+        True,
+        False,
+        True,
+        True,
+    ]
+    assert items == list(decode_events("s", decode_bytes(good * 3 + bad + good * 2)))
