@@ -9,6 +9,7 @@ returns the exit code, so new options only touch the signature and that dataclas
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -135,7 +136,7 @@ def run_replay(
     from cli.timeline import Timeline
     from replay.checks import Checker
     from replay.events import RecordedEvent, decode_events
-    from replay.normalize import Normalizer, compact_json
+    from replay.normalize import Normalizer, compact_json, compact_lines
     from replay.problems import Problem, Severity
     from replay.recording import open_recording
     from replay.reports import (
@@ -164,6 +165,17 @@ def run_replay(
     counts: Counter[Severity] = Counter()
     failed = False
 
+    # `--json` lines are written in batches (one joined write, recorded text reused
+    # when it already is the compact form); they are flushed before anything goes to
+    # stderr, so a terminal shows both in order, and at once when pacing.
+    pending_lines: list[tuple[dict[str, Any], str]] = []
+    batch_lines = options.json_events and (pacer is None or pacer.pace.factor <= 0)
+
+    def flush_lines() -> None:
+        if pending_lines:
+            write(compact_lines(pending_lines))
+            pending_lines.clear()
+
     def emit(items: Iterable[RunTranscript | Problem]) -> None:
         nonlocal failed
         for item in items:
@@ -179,39 +191,59 @@ def run_replay(
             elif timeline is not None:
                 timeline.problem(item)
             else:
+                flush_lines()
                 stderr.print(str(item), markup=False, highlight=False, soft_wrap=True)
 
-    for name in options.recordings:
-        emit(checker.begin_source(name))
-        for exchange in open_recording(name):
-            if normalizer is not None and exchange.request is not None:
-                exchange = replace(exchange, request=normalizer.request(exchange.request))
-            emit(checker.begin_exchange(exchange.source))
-            emit(builder.begin_exchange(exchange))
-            if timeline is not None:
-                timeline.source(exchange.source, exchange.request)
-            transform = translate(exchange.request) if translate is not None else None
-            for item in decode_events(exchange.source, exchange.messages, transform):
-                checker.observe(item)
-                if isinstance(item, RecordedEvent):
-                    if normalizer is not None:
-                        item = normalizer.event(item)
-                    produced = builder.add(item)
-                    if produced:  # finished runs first: they precede this event
-                        emit(x for x in produced if isinstance(x, RunTranscript))
-                    if pacer is not None:
-                        pacer.wait(item.data)
-                    if timeline is not None:
-                        timeline.event(item)
-                    elif options.json_events:
-                        write(compact_json(item.data) + "\n")
-                    if produced:
-                        emit(x for x in produced if not isinstance(x, RunTranscript))
-                else:
-                    emit(builder.add(item))
-        emit(checker.end_source())
-    emit(builder.finish())
-    emit(checker.finish())
+    # Millions of short-lived event objects pass through: hiding import-time objects
+    # from the collector and collecting young objects less often keeps it cheap (there
+    # are next to no reference cycles to find; refcounting frees the events).
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
+    try:
+        add = builder.add
+        for name in options.recordings:
+            emit(checker.begin_source(name))
+            for exchange in open_recording(name):
+                if normalizer is not None and exchange.request is not None:
+                    exchange = replace(exchange, request=normalizer.request(exchange.request))
+                emit(checker.begin_exchange(exchange.source))
+                emit(builder.begin_exchange(exchange))
+                if timeline is not None:
+                    timeline.source(exchange.source, exchange.request)
+                transform = translate(exchange.request) if translate is not None else None
+                observed = False  # the checker only needs to know whether any event was read
+                for item in decode_events(exchange.source, exchange.messages, transform):
+                    if not observed:
+                        checker.observe(item)
+                        observed = isinstance(item, RecordedEvent)
+                    if isinstance(item, RecordedEvent):
+                        if normalizer is not None:
+                            item = normalizer.event(item)
+                        produced = add(item)
+                        if produced:  # finished runs first: they precede this event
+                            emit(x for x in produced if isinstance(x, RunTranscript))
+                        if pacer is not None:
+                            pacer.wait(item.data)
+                        if timeline is not None:
+                            timeline.event(item)
+                        elif batch_lines:
+                            pending_lines.append((item.data, item.text))
+                            if len(pending_lines) >= 1024:
+                                flush_lines()
+                        elif options.json_events:
+                            write(compact_json(item.data) + "\n")
+                        if produced:
+                            emit(x for x in produced if not isinstance(x, RunTranscript))
+                    else:
+                        emit(add(item))
+            emit(checker.end_source())
+        emit(builder.finish())
+        emit(checker.finish())
+        flush_lines()
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
     if timeline is not None:
         timeline.close()
 

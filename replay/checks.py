@@ -230,7 +230,11 @@ class Checker:
         return out
 
     def observe(self, item: RecordedEvent | EndOfStream | Problem) -> None:
-        """Count what the decoder produced for the current exchange."""
+        """Count what the decoder produced for the current exchange.
+
+        Only whether anything, and any event, was read matters: once an event has been
+        observed in an exchange, callers may stop calling this for the rest of it.
+        """
         self._items += 1
         if isinstance(item, RecordedEvent):
             self._events += 1

@@ -37,6 +37,26 @@ def compact_json(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def compact_lines(events: list[tuple[dict[str, Any], str]]) -> str:
+    """NDJSON for a batch of `(data, recorded text)` pairs: each `compact_json(data)` + LF.
+
+    A recording written by TanStack already holds exactly that text, so the batch is
+    serialised in one call and compared with the recorded texts; when they agree the
+    texts are used as they are, else each event is serialised on its own.
+    """
+    if not events:
+        return ""
+    texts = [text for _, text in events]
+    try:
+        same = to_json([data for data, _ in events]) == f"[{','.join(texts)}]".encode()
+    except (ValueError, PydanticSerializationError, UnicodeEncodeError):
+        same = False
+    if not same:
+        texts = [compact_json(data) for data, _ in events]
+    texts.append("")
+    return "\n".join(texts)
+
+
 class Normalizer:
     """One token table for a whole timeline: the same value gets the same token everywhere."""
 

@@ -160,6 +160,28 @@ class TranscriptBuilder:
 
     def add(self, item: RecordedEvent | EndOfStream | Problem) -> list[RunTranscript | Problem]:
         """Take one pipeline item; return finished runs and findings it produced."""
+        run = self._run
+        if run is not None and run.started and self._held is None and type(item) is RecordedEvent:
+            # The bulk of a stream: a delta for an open message or tool call of the open
+            # run. This is exactly what the general path below does for it.
+            data = item.data
+            kind = data.get("type")
+            entry = None
+            if kind == "TEXT_MESSAGE_CONTENT":
+                key = data.get("messageId")
+                if type(key) is str:
+                    entry = run.messages.get(key)
+            elif kind == "TOOL_CALL_ARGS":
+                key = data.get("toolCallId")
+                if type(key) is str:
+                    entry = run.tool_calls.get(key)
+            if entry is not None and not entry[3]:
+                self._last_location = item.location
+                run.event_count += 1
+                delta = data.get("delta")
+                if isinstance(delta, str):
+                    entry[1].append(delta)
+                return []
         if isinstance(item, Problem):
             return [item]
         if isinstance(item, EndOfStream):
