@@ -57,8 +57,10 @@ def test_dry_run_prints_a_diff_git_applies_and_reports_the_broken_file(sample: P
     assert snapshot(sample) == before  # a dry run writes nothing
     assert result.stdout.startswith("diff --git a/migrate/approval_desk/batch.py ")
     assert "migrate/approval_desk/drafts/half_done.py:4:1: syntax error:" in result.stderr
-    assert "migrate/approval_desk/review.py:59:16: AG001 TODO:" not in result.stderr
-    assert "AG001 TODO: move this approval answer" in result.stderr
+    # Every site that could not be rewritten is listed, where it is in the file as read.
+    assert "migrate/approval_desk/review.py:51:16: AG001 TODO: move this approval" in result.stderr
+    assert "migrate/approval_desk/batch.py:15:5: AG005 TODO: answer this approval" in result.stderr
+    assert "migrate/approval_desk/recovery.py:11:19: AG004 TODO: renamed" in result.stderr
     assert "policy: approved=False → resolve_interrupt(False)" in result.stderr
     if shutil.which("git") is None:
         pytest.skip("needs git")
