@@ -235,9 +235,13 @@ def _render(
     match output_format:
         case OutputFormat.DIFF:
             if not quiet_diff:
+                # The patch is bytes (each file's own encoding), so it bypasses the
+                # text layer; flush around it to keep the order of anything else.
+                sys.stdout.flush()
                 for result in results:
                     if result.updated is not None:
-                        sys.stdout.write(report.unified_diff(result))
+                        sys.stdout.buffer.write(report.unified_diff(result))
+                sys.stdout.flush()
         case OutputFormat.JSON:
             sys.stdout.write(report.json_lines(results))
         case OutputFormat.SARIF:

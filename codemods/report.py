@@ -25,20 +25,23 @@ def display_path(path: str, cwd: str | None = None) -> str:
     return relative.replace(os.sep, "/")
 
 
-def unified_diff(result: FileResult, cwd: str | None = None) -> str:
-    """A diff `git apply` accepts (a/ and b/ prefixes, paths relative to `cwd`)."""
+def unified_diff(result: FileResult, cwd: str | None = None) -> bytes:
+    """A diff `git apply` accepts (a/ and b/ prefixes, paths relative to `cwd`).
+
+    Bytes, not text: a patch must carry the file's own bytes (any encoding, BOM, CRLF),
+    so lines are diffed as latin-1, which maps every byte to one character and back.
+    """
     if result.original is None or result.updated is None:
-        return ""
-    path = display_path(result.path, cwd)
-    # surrogateescape keeps undecodable bytes round-trippable into the diff text.
-    old = result.original.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-    new = result.updated.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+        return b""
+    path = display_path(result.path, cwd).encode("utf-8").decode("latin-1")
+    old = result.original.decode("latin-1").splitlines(keepends=True)
+    new = result.updated.decode("latin-1").splitlines(keepends=True)
     out = [f"diff --git a/{path} b/{path}\n"]
     for line in difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=3):
         out.append(line)
         if not line.endswith("\n"):
             out.append("\n" + NO_NEWLINE)
-    return "".join(out)
+    return "".join(out).encode("latin-1")
 
 
 def json_lines(results: Iterable[FileResult], cwd: str | None = None) -> str:

@@ -65,7 +65,7 @@ def test_dry_run_prints_a_diff_git_applies_and_reports_the_broken_file(sample: P
     if shutil.which("git") is None:
         pytest.skip("needs git")
     patch = sample.parent / "p.diff"
-    patch.write_text(result.stdout, encoding="utf-8")
+    patch.write_bytes(result.stdout_bytes)
     subprocess.run(["git", "apply", "p.diff"], cwd=sample.parent, check=True, capture_output=True)
     applied = snapshot(sample)
     assert applied != before

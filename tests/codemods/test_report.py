@@ -26,6 +26,7 @@ FAILED = FileResult(
     [
         b"def f(c, a):\n    c.add_tool_approval_response(id=a.id, approved=True)",  # no final EOL
         b"\xef\xbb\xbfdef f(c, a):\r\n    c.add_tool_approval_response(id=a.id, approved=1)\r\n",
+        b"# -*- coding: latin-1 -*-\nN = '\xe9'\ndef f(c, a):\n    return c.pending_interrupts\n",
     ],
 )
 def test_diff_applies_with_git_apply(tmp_path: Path, source: bytes) -> None:
@@ -35,8 +36,8 @@ def test_diff_applies_with_git_apply(tmp_path: Path, source: bytes) -> None:
     result = migrate_bytes(source, str(target), Options())
     assert result.updated is not None
     patch = unified_diff(result, cwd=str(tmp_path))
-    assert patch.startswith("diff --git a/pkg/m.py b/pkg/m.py\n--- a/pkg/m.py\n+++ b/pkg/m.py\n")
-    (tmp_path / "p.diff").write_bytes(patch.encode("utf-8", "surrogateescape"))
+    assert patch.startswith(b"diff --git a/pkg/m.py b/pkg/m.py\n--- a/pkg/m.py\n+++ b/pkg/m.py\n")
+    (tmp_path / "p.diff").write_bytes(patch)
     subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True, capture_output=True)
     assert target.read_bytes() == result.updated
 
