@@ -245,18 +245,11 @@ def _render(
         case OutputFormat.JSON:
             sys.stdout.write(report.json_lines(results))
         case OutputFormat.SARIF:
-            sys.stdout.write(report.sarif(results, _tool_version()))
+            from cli.app import _installed_version
+
+            sys.stdout.write(report.sarif(results, _installed_version()))
         case OutputFormat.GITHUB:
             sys.stdout.write(report.github_annotations(results))
-
-
-def _tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("agui-cli")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def _summary(

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.helpers import get_full_name_for_node
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
-from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings
+from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings, names_in
 from codemods.outline import Outline
 
 OTHER_LOOP = (
@@ -118,11 +117,16 @@ class ApprovalLoopCommand(RuleCommand):
         # Names only the loop used (its iterable, say) may leave an import unused. The
         # removal pass needs scope analysis of the whole file, so only schedule it when
         # the loop mentions an imported name at all.
-        outline = self._outline
-        if outline is not None and outline.partial:
-            if outline.imported is None or _names_in(original_node) & outline.imported:
+        outline = self.outline
+        if outline.partial:
+            imported = outline.imported
+        elif outline.statements is not None:
+            imported = outline.top_level_imports()
+        else:
+            imported = None  # unknown: let the removal pass decide
+        if imported is None or names_in(original_node) & imported:
+            if outline.partial:
                 self.require_whole_module()
-        elif _names_in(original_node) & _imported_names(self.module):
             self.remove_unused_import_by_node(original_node)
         self.report(original_node, f"loop rewritten to one {method.split('(')[0]}() batch")
         return statement.with_changes(leading_lines=original_node.leading_lines)
@@ -149,7 +153,7 @@ class ApprovalLoopCommand(RuleCommand):
         approved = literal_bool(arguments.approved)
         variable = loop.target.value
         assert isinstance(call.func, cst.Attribute)
-        if approved is None or _mentions(call.func.value, variable):
+        if approved is None or variable in names_in(call.func.value):
             return None
         if not _is_item_id(arguments.id, variable):
             return None
@@ -176,50 +180,3 @@ def _is_item_id(node: cst.BaseExpression, variable: str) -> bool:
             and index.value.evaluated_value == "id"
         )
     return False
-
-
-def _names_in(node: cst.CSTNode) -> set[str]:
-    class _Names(cst.CSTVisitor):
-        def __init__(self) -> None:
-            super().__init__()
-            self.names: set[str] = set()
-
-        def visit_Name(self, node: cst.Name) -> None:
-            self.names.add(node.value)
-
-    collector = _Names()
-    node.visit(collector)
-    return collector.names
-
-
-def _imported_names(module: cst.Module) -> set[str]:
-    """Names bound by imports anywhere at the top of a module's statements."""
-    names: set[str] = set()
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(
-                small.names, cst.ImportStar
-            ):
-                for alias in small.names:
-                    bound = alias.asname.name if alias.asname else alias.name
-                    if isinstance(bound, cst.Name):
-                        names.add(bound.value)
-                    elif isinstance(bound, cst.Attribute):
-                        names.add(get_full_name_for_node(bound) or "")
-                        names.add((get_full_name_for_node(bound) or "").split(".")[0])
-    return names
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    class _Finder(cst.CSTVisitor):
-        found = False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value == name:
-                self.found = True
-
-    finder = _Finder()
-    node.visit(finder)
-    return finder.found

@@ -20,7 +20,7 @@ from codemods.approval_call import (
     awaited_call,
     literal_bool,
 )
-from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings
+from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings, names_in
 from codemods.outline import Outline
 
 IN_EXPRESSION = (
@@ -76,7 +76,7 @@ class ApprovalResponseCommand(RuleCommand):
             self.require_whole_module()  # a new global must be fresh in the whole file
         taken = self._taken.get(id(scope))
         if taken is None:
-            taken = self._taken[id(scope)] = frozenset(_names_in(scope))
+            taken = self._taken[id(scope)] = frozenset(names_in(scope))
         name, n = base, 1
         while name in taken:
             n += 1
@@ -171,21 +171,6 @@ class ApprovalResponseCommand(RuleCommand):
             )
         )
         return statements
-
-
-def _names_in(node: cst.CSTNode) -> set[str]:
-    collector = _NameCollector()
-    node.visit(collector)
-    return collector.names
-
-
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
 
 
 def _is_simple(node: cst.BaseExpression) -> bool:

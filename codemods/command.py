@@ -143,7 +143,9 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         wanted = self.triggers(self.settings.names)
-        outline = self._outline if self._outline is not None else Outline.of(tree.code)
+        if self._outline is None:
+            self._outline = Outline.of(tree.code, encoding=tree.encoding)
+        outline = self._outline
         if outline.statements is None or not self._prune_by_lines(
             tree.body, outline.statements, outline.lines_with(wanted), top=True
         ):
@@ -195,6 +197,12 @@ class RuleCommand(VisitorBasedCodemodCommand):
                 self._pruned.add(id(statement))
 
     # -- helpers for rules -------------------------------------------------------------
+
+    @property
+    def outline(self) -> Outline:
+        """The `ast` outline of the tree being transformed (set once the transform starts)."""
+        assert self._outline is not None
+        return self._outline
 
     def require_whole_module(self) -> None:
         """Stop here when given only a region of the file (the runner retries with all)."""
@@ -289,6 +297,22 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
         return None
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every identifier written anywhere under `node`."""
+    collector = _NameCollector()
+    node.visit(collector)
+    return collector.names
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
 
 
 def _with_markers(result: object, texts: list[str]) -> object:
