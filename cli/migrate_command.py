@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from cli.errors import ExitCode, fail, handled_errors
 from codemods import RULE_TITLES, Rule
@@ -259,6 +258,8 @@ def _summary(
     write_errors: list[str],
     wrote: bool,
 ) -> None:
+    from rich.table import Table
+
     from codemods.command import Action
     from codemods.report import display_path
 
