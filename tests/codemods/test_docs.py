@@ -10,7 +10,7 @@ import pytest
 from codemods import RULE_TITLES, Rule, anchor, marker
 from codemods.runner import Options, migrate_bytes
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "migrate.md"
+DOC = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def github_anchor(heading: str) -> str:
@@ -32,7 +32,7 @@ def test_rule_section_exists_with_the_markers_anchor(rule: Rule) -> None:
 
 
 def test_pre_commit_hook_runs_check() -> None:
-    hooks = (DOC.parents[1] / ".pre-commit-hooks.yaml").read_text("utf-8")
+    hooks = (DOC.parent / ".pre-commit-hooks.yaml").read_text("utf-8")
     assert "entry: agui migrate --check" in hooks
 
 
