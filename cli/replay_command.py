@@ -157,7 +157,7 @@ def run_replay(
     if report is None and not options.json_events:
         timeline = Timeline(out or Console(highlight=False))
     write = sys.stdout.write
-    pacer = Pacer(options.pace, sleep) if report is None else None
+    pacer = Pacer(options.pace, sleep) if report is None and options.pace.factor > 0 else None
     normalizer = Normalizer() if options.normalize else None
     builder = TranscriptBuilder()
     checker = Checker(now=now)
@@ -168,8 +168,8 @@ def run_replay(
     # `--json` lines are written in batches (one joined write, recorded text reused
     # when it already is the compact form); they are flushed before anything goes to
     # stderr, so a terminal shows both in order, and at once when pacing.
-    pending_lines: list[tuple[dict[str, Any], str]] = []
-    batch_lines = options.json_events and (pacer is None or pacer.pace.factor <= 0)
+    pending_lines: list[RecordedEvent] = []
+    batch_lines = options.json_events and pacer is None
 
     def flush_lines() -> None:
         if pending_lines:
@@ -228,7 +228,7 @@ def run_replay(
                         if timeline is not None:
                             timeline.event(item)
                         elif batch_lines:
-                            pending_lines.append((item.data, item.text))
+                            pending_lines.append(item)
                             if len(pending_lines) >= 1024:
                                 flush_lines()
                         elif options.json_events:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
+from pydantic_core import PydanticSerializationError, to_json
+
 from replay.batch import (
     BINDING_KEY,
     InterruptError,
@@ -90,18 +92,20 @@ def _message_tool_calls(messages: Iterable[Any]) -> set[str]:
     return ids
 
 
-_DIGESTS: dict[str, str] = {}
+_DIGESTS: dict[bytes, str] = {}
 _DIGEST_CACHE_SIZE = 256
 
 
 def schema_digest(schema: Any) -> str:
     """`digest(schema)`, memoised: a long recording repeats the same few schemas.
 
-    The key is Python's sorted JSON (C-fast); the canonical text is computed on a miss.
+    The key is the value's JSON as pydantic-core writes it (in C; any exact text of
+    the value will do, `constants` keeps NaN/Infinity apart from null, which the digest
+    refuses); the canonical text is computed on a miss.
     """
     try:
-        key = json.dumps(schema, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError):
+        key = to_json(schema, inf_nan_mode="constants")
+    except (ValueError, PydanticSerializationError):
         return digest(schema)
     found = _DIGESTS.get(key)
     if found is None:
@@ -272,8 +276,12 @@ class Checker:
         ids |= _message_tool_calls(transcript.snapshot or ())
         packed = None
         if transcript.outcome is Outcome.INTERRUPT:
-            text = json.dumps(list(transcript.interrupts), separators=(",", ":"))
-            packed = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+            try:
+                text = to_json(list(transcript.interrupts))
+            except (ValueError, PydanticSerializationError):  # lone surrogates
+                dumped = json.dumps(list(transcript.interrupts), separators=(",", ":"))
+                text = dumped.encode("utf-8", "surrogatepass")
+            packed = zlib.compress(text, 1)
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
         for key in keys:
             assert key is not None

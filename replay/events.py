@@ -211,52 +211,99 @@ def _decode_batches(
     index = 0
     bare_noticed = [False]
     plain = PLAIN_EVENT_TYPES
+    parse = from_json
+    recorded = _recorded
     for batch in batches:
-        items: list[RecordedEvent | EndOfStream | Problem | None] = []
-        pending: list[tuple[dict[str, Any], str, int, int, int]] = []
-        for frame in batch:
-            if type(frame) is tuple:
-                text = frame[0]
-                if text[:1] == "{":
-                    try:
-                        data = from_json(text)
-                    except ValueError:
-                        pass
-                    else:
-                        if type(data) is dict and data.get("type") in plain:
-                            pending.append((data, text, frame[1], frame[2], index))
-                            items.append(None)
-                            index += 1
-                            continue
-            for raw in _parse_message(source, as_message(frame), index, bare_noticed):
-                if isinstance(raw, RawEvent):
-                    recorded, problem = validate_event(raw)
-                    if problem is not None:
-                        items.append(problem)
-                    items.append(recorded)
-                else:
-                    items.append(raw)
-            index += 1
-        if not pending:
-            yield from items  # type: ignore[misc]
-            continue
+        datas: list[dict[str, Any]] = []
+        frames: list[Frame] = []
+        others: dict[int, list[RecordedEvent | EndOfStream | Problem]] | None = None
+        for position, frame in enumerate(batch):
+            if type(frame) is tuple and frame[0][:1] == "{":
+                try:
+                    data = parse(frame[0])
+                except ValueError:
+                    data = None
+                if type(data) is dict and data.get("type") in plain:
+                    datas.append(data)
+                    frames.append(frame)
+                    continue
+            if others is None:
+                others = {}
+            message = as_message(frame)
+            others[position] = _decode_one(source, message, index + position, bare_noticed)
         try:
-            events: list[Event] | None = _validate_many([entry[0] for entry in pending])
+            events: list[Event] | None = _validate_many(datas) if datas else []
         except ValidationError:
             events = None
-        position = 0
-        for item in items:
-            if item is not None:
-                yield item
+        if others is None and events is not None:
+            # The common case: all plain, all valid.
+            for frame, data, event in zip(frames, datas, events, strict=True):
+                yield recorded(source, frame, index, data, event)
+                index += 1
+            continue
+        plain_at = 0
+        for position in range(len(batch)):
+            if others is not None and position in others:
+                yield from others[position]
                 continue
-            data, text, line, offset, number = pending[position]
-            location = Location(source, line, offset, number)
+            frame, data = frames[plain_at], datas[plain_at]
             if events is not None:
-                yield RecordedEvent(location, data, events[position], text)
+                yield recorded(source, frame, index + position, data, events[plain_at])
             else:
                 try:
-                    yield RecordedEvent(location, data, _validate(data), text)
+                    yield recorded(source, frame, index + position, data, _validate(data))
                 except ValidationError as error:
-                    yield _invalid(data["type"], error, location)
-                    yield RecordedEvent(location, data, None, text)
-            position += 1
+                    item = recorded(source, frame, index + position, data, None)
+                    yield _invalid(data["type"], error, item.location)
+                    yield item
+            plain_at += 1
+        index += len(batch)
+
+
+def _decode_one(
+    source: str, message: SseMessage, index: int, bare_noticed: list[bool]
+) -> list[RecordedEvent | EndOfStream | Problem]:
+    """JSON step then validation for one message, as the per-message path does them."""
+    out: list[RecordedEvent | EndOfStream | Problem] = []
+    for raw in _parse_message(source, message, index, bare_noticed):
+        if isinstance(raw, RawEvent):
+            event, problem = validate_event(raw)
+            if problem is not None:
+                out.append(problem)
+            out.append(event)
+        else:
+            out.append(raw)
+    return out
+
+
+_new = object.__new__
+_LOCATION_SLOTS = tuple(
+    Location.__dict__[name].__set__ for name in ("source", "line", "offset", "index")
+)
+_RECORDED_SLOTS = tuple(
+    RecordedEvent.__dict__[name].__set__ for name in ("location", "data", "event", "text")
+)
+
+
+def _recorded(
+    source: str, frame: Frame, index: int, data: dict[str, Any], event: Event | None
+) -> RecordedEvent:
+    """`RecordedEvent(Location(source, line, offset, index), data, event, text)`.
+
+    The same frozen values, with their slots filled directly: a frozen dataclass's
+    `__init__` goes through `object.__setattr__` by name for each field, which is most
+    of the per-event cost of building these two objects.
+    """
+    set_source, set_line, set_offset, set_index = _LOCATION_SLOTS
+    location = _new(Location)
+    set_source(location, source)
+    set_line(location, frame[1])
+    set_offset(location, frame[2])
+    set_index(location, index)
+    set_location, set_data, set_event, set_text = _RECORDED_SLOTS
+    item = _new(RecordedEvent)
+    set_location(item, location)
+    set_data(item, data)
+    set_event(item, event)
+    set_text(item, frame[0])
+    return item

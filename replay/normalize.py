@@ -13,6 +13,7 @@ Input objects are never mutated; every call returns new containers.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -37,8 +38,8 @@ def compact_json(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def compact_lines(events: list[tuple[dict[str, Any], str]]) -> str:
-    """NDJSON for a batch of `(data, recorded text)` pairs: each `compact_json(data)` + LF.
+def compact_lines(events: Sequence[RecordedEvent]) -> str:
+    """NDJSON for a batch of events: `compact_json(event.data)` and a LF for each.
 
     A recording written by TanStack already holds exactly that text, so the batch is
     serialised in one call and compared with the recorded texts; when they agree the
@@ -46,13 +47,13 @@ def compact_lines(events: list[tuple[dict[str, Any], str]]) -> str:
     """
     if not events:
         return ""
-    texts = [text for _, text in events]
+    texts = [event.text for event in events]
     try:
-        same = to_json([data for data, _ in events]) == f"[{','.join(texts)}]".encode()
+        same = to_json([event.data for event in events]) == f"[{','.join(texts)}]".encode()
     except (ValueError, PydanticSerializationError, UnicodeEncodeError):
         same = False
     if not same:
-        texts = [compact_json(data) for data, _ in events]
+        texts = [compact_json(event.data) for event in events]
     texts.append("")
     return "\n".join(texts)
 

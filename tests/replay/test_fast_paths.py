@@ -13,7 +13,7 @@ from pydantic_core import from_json
 
 from replay.events import EndOfStream, RecordedEvent, decode_events
 from replay.normalize import compact_json, compact_lines
-from replay.problems import Problem
+from replay.problems import Location, Problem
 from replay.recording import Exchange
 from replay.sse import decode_chunks
 from replay.transcript import RunTranscript, TranscriptBuilder
@@ -25,10 +25,10 @@ def test_ndjson_lines_reuse_only_compact_recorded_text() -> None:
         '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a \\u00e9 b"}',
         '{"type": "RUN_FINISHED", "n": 1e2}',
     ]
-    pairs = [(from_json(text), text) for text in texts]
-    assert compact_lines(pairs[:1]) == texts[0] + "\n"
-    expected = "".join(compact_json(data) + "\n" for data, _ in pairs)
-    assert compact_lines(pairs) == expected
+    events = [RecordedEvent(Location("s"), from_json(text), None, text) for text in texts]
+    assert compact_lines(events[:1]) == texts[0] + "\n"
+    expected = "".join(compact_json(event.data) + "\n" for event in events)
+    assert compact_lines(events) == expected
     assert '"delta":"a é b"' in expected
     assert '"n":100.0' in expected
     assert compact_lines([]) == ""
