@@ -212,8 +212,9 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
     """Do the whole job and return the exit code; known failures raise `AguiError`s."""
     from replay.answers import AnswerOptions, resolve_answers, specs_from_options
     from replay.batch import validate_batch
+    from replay.canonical import wire_json
     from replay.client import HttpRequest
-    from replay.continuation import build_resume, continuation_body, new_run_id, wire_json
+    from replay.continuation import build_resume, continuation_body, new_run_id
 
     ctx = context or ResumeContext()
     if options.read_timeout <= 0 or options.connect_timeout <= 0:

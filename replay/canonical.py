@@ -108,6 +108,34 @@ def canonical_json(value: Any) -> str:
     )
 
 
+def wire_json(value: Any) -> str:
+    """`JSON.stringify` of a JSON value: insertion key order, no spaces, JS numbers.
+
+    What TanStack writes on the wire; unlike `canonical_json` it keeps key order, so a
+    re-encoded event or request body reads exactly as the JavaScript side would write it.
+    """
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return js_string(value)
+    if isinstance(value, int | float):
+        try:
+            return js_number(float(value))
+        except OverflowError:
+            raise CanonicalJsonError("cannot encode an out-of-range number as JSON") from None
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(wire_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{" + ",".join(js_string(str(k)) + ":" + wire_json(v) for k, v in value.items()) + "}"
+        )
+    raise CanonicalJsonError(f"cannot encode a {type(value).__name__} as JSON")
+
+
 def digest_text(text: str) -> str:
     """`sha256:` + the hex SHA-256 of the text's UTF-8 bytes."""
     return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

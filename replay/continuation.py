@@ -26,7 +26,7 @@ from replay.batch import (
     binding_of,
     kind_of,
 )
-from replay.canonical import canonical_resolutions, digest, js_number, js_string
+from replay.canonical import canonical_resolutions, digest, wire_json
 from replay.errors import InvalidRequest
 from replay.events import RecordedEvent, decode_events
 from replay.problems import Location, Problem
@@ -50,27 +50,6 @@ def new_run_id(
     """A run id shaped like the client's: `run-<ms>-<6 base36 chars>`."""
     suffix = "".join(_BASE36[randbelow(36)] for _ in range(6))
     return f"run-{int(clock() * 1000)}-{suffix}"
-
-
-def wire_json(value: Any) -> str:
-    """`JSON.stringify` of a JSON value: insertion key order, no spaces, JS numbers."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return js_string(value)
-    if isinstance(value, int | float):
-        return js_number(float(value))
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(wire_json(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return (
-            "{" + ",".join(js_string(str(k)) + ":" + wire_json(v) for k, v in value.items()) + "}"
-        )
-    raise InvalidRequest(f"cannot encode a {type(value).__name__} as JSON")
 
 
 @dataclass(frozen=True, slots=True)

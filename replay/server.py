@@ -35,7 +35,7 @@ from replay.batch import (
     run_error_event,
     validate_batch,
 )
-from replay.canonical import canonical_json, js_number, js_string
+from replay.canonical import canonical_json, wire_json
 from replay.chat_params import INVALID_BODY_TEXT, InvalidBody, parse_request_body
 from replay.errors import AguiError, UnreadableInput
 from replay.events import EndOfStream, RecordedEvent, decode_events
@@ -305,29 +305,6 @@ def _transcript(
 
 
 # --------------------------------------------------------------------------- wire JSON
-
-
-def wire_json(value: Any) -> str:
-    """Compact JSON as `JSON.stringify` writes it: key order kept, JS number format."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return js_string(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return js_number(value)
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(wire_json(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return (
-            "{" + ",".join(js_string(str(k)) + ":" + wire_json(v) for k, v in value.items()) + "}"
-        )
-    raise TypeError(f"not JSON: {type(value).__name__}")
 
 
 @dataclass(frozen=True, slots=True)

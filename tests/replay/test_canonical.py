@@ -16,6 +16,7 @@ from replay.canonical import (
     hash_schema_input,
     js_number,
     resolution_fingerprint,
+    wire_json,
 )
 
 VECTORS: list[dict[str, Any]] = json.loads(
@@ -67,3 +68,15 @@ def test_numbers_print_the_ecmascript_way(number: float, text: str) -> None:
 def test_non_json_values_are_refused(bad: object) -> None:
     with pytest.raises(CanonicalJsonError):
         canonical_json(bad)
+
+
+def test_wire_json_is_json_stringify() -> None:
+    value = {"b": 1.0, "a": [True, None, "é\n"], "n": -0.0, "big": 1e21, "huge": 2**60}
+    assert wire_json(value) == (
+        '{"b":1,"a":[true,null,"é\\n"],"n":0,"big":1e+21,"huge":1152921504606847000}'
+    )
+
+
+def test_wire_json_refuses_what_json_cannot_hold() -> None:
+    with pytest.raises(CanonicalJsonError):
+        wire_json({"x": object()})

@@ -22,7 +22,6 @@ from replay.continuation import (
     new_run_id,
     paused_run_from,
     read_runs,
-    wire_json,
 )
 from replay.errors import InvalidRequest
 from replay.recording import open_recordings
@@ -127,11 +126,6 @@ def test_tool_call_metadata_only_for_calls_with_a_streamed_result() -> None:
     }
     body = build("tool-approval.approve", CASES["tool-approval.approve"])
     assert "toolCallMetadata" not in body["messages"][1]["metadata"]["tanstack"]
-
-
-def test_wire_json_is_json_stringify() -> None:
-    value = {"b": 1.0, "a": [True, None, "é\n"], "n": -0.0, "big": 1e21}
-    assert wire_json(value) == '{"b":1,"a":[true,null,"é\\n"],"n":0,"big":1e+21}'
 
 
 def test_new_run_id_looks_like_the_clients() -> None:
