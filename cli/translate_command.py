@@ -11,9 +11,8 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import IO, Any
 
 import typer
 
@@ -22,8 +21,9 @@ from replay.problems import Problem
 from replay.recording import (
     STDIN,
     STDIN_LABEL,
-    _looks_like_har,
     load_request,
+    looks_like_har,
+    open_input,
     read_chunks,
     sidecar_request_path,
 )
@@ -133,9 +133,9 @@ def _translate_one(
         sidecar = sidecar_request_path(Path(name))
         request = load_request(sidecar) if sidecar is not None else None
     translator = Translator(tools=_tool_map(tools), request=request)
-    with _opened(name) as stream:
+    with open_input(name) as stream:
         head = stream.read(1 << 16)
-        if (name != STDIN and name.lower().endswith(".har")) or _looks_like_har(head):
+        if (name != STDIN and name.lower().endswith(".har")) or looks_like_har(head):
             raise UnreadableInput(
                 f"{name}: a HAR file; translate works on SSE/NDJSON recordings"
                 " (view a HAR translated with `agui replay --native`)"
@@ -166,26 +166,6 @@ def _tool_map(tools: list[dict[str, Any]] | None) -> Any:
     from replay.descriptors import tool_map
 
     return tool_map(tools)
-
-
-@contextmanager
-def _opened(name: str) -> Iterator[BinaryIO]:
-    from replay.errors import UnreadableInput
-
-    if name == STDIN:
-        yield sys.stdin.buffer
-        return
-    path = Path(name)
-    if path.is_dir():
-        raise UnreadableInput(f"{name}: is a directory, expected a recording file")
-    if not path.exists():
-        raise UnreadableInput(f"{name}: no such file")
-    try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise UnreadableInput(f"{name}: {error.strerror or error}") from None
-    with handle:
-        yield handle
 
 
 def _write_atomically(

@@ -12,6 +12,7 @@ import base64
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -51,7 +52,7 @@ def read_chunks(stream: BinaryIO, first: bytes = b"") -> Iterator[bytes]:
         yield chunk
 
 
-def _looks_like_har(head: bytes) -> bool:
+def looks_like_har(head: bytes) -> bool:
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text.startswith(b"{"):
         return False
@@ -93,15 +94,11 @@ def load_request(path: Path) -> dict[str, Any]:
     return data
 
 
-def open_recording(name: str, *, sidecars: bool = True) -> Iterator[Exchange]:
-    """Open one recording argument (`-` is stdin) and yield its exchanges in order."""
+@contextmanager
+def open_input(name: str) -> Iterator[BinaryIO]:
+    """Open a recording argument for binary reading (`-` is stdin, left open after)."""
     if name == STDIN:
-        stream = sys.stdin.buffer
-        head = stream.read(CHUNK_SIZE)
-        if _looks_like_har(head):
-            yield from har_exchanges(STDIN_LABEL, head + stream.read())
-            return
-        yield Exchange(STDIN_LABEL, decode_chunks(read_chunks(stream, head)))
+        yield sys.stdin.buffer
         return
     path = Path(name)
     if path.is_dir():
@@ -113,8 +110,23 @@ def open_recording(name: str, *, sidecars: bool = True) -> Iterator[Exchange]:
     except OSError as error:
         raise UnreadableInput(f"{name}: {error.strerror or error}") from None
     with handle:
+        yield handle
+
+
+def open_recording(name: str, *, sidecars: bool = True) -> Iterator[Exchange]:
+    """Open one recording argument (`-` is stdin) and yield its exchanges in order."""
+    if name == STDIN:
+        stream = sys.stdin.buffer
+        head = stream.read(CHUNK_SIZE)
+        if looks_like_har(head):
+            yield from har_exchanges(STDIN_LABEL, head + stream.read())
+            return
+        yield Exchange(STDIN_LABEL, decode_chunks(read_chunks(stream, head)))
+        return
+    path = Path(name)
+    with open_input(name) as handle:
         head = handle.read(CHUNK_SIZE)
-        if path.suffix.lower() == ".har" or _looks_like_har(head):
+        if path.suffix.lower() == ".har" or looks_like_har(head):
             yield from har_exchanges(name, head + handle.read())
             return
         request: dict[str, Any] | None = None
