@@ -204,7 +204,7 @@ def run_replay(
         add = builder.add
         for name in options.recordings:
             emit(checker.begin_source(name))
-            for exchange in open_recording(name):
+            for exchange in open_recording(name, helper=True):
                 if normalizer is not None and exchange.request is not None:
                     exchange = replace(exchange, request=normalizer.request(exchange.request))
                 emit(checker.begin_exchange(exchange.source))

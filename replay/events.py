@@ -56,6 +56,46 @@ class RecordedEvent:
         return value if isinstance(value, str) else ""
 
 
+class _Checked:
+    """The `event` of a `RecordedEvent` that a helper process validated (replay.verifier)."""
+
+    __slots__ = ()
+
+
+CHECKED: Any = _Checked()
+"""Put in `RecordedEvent.event` when the event is known valid: the model is built on
+first read (the helper process validated the same text; models cannot cross processes
+cheaply, and nothing on the hot path reads them)."""
+
+
+class _EventSlot:
+    """`RecordedEvent.event`: its slot, building the model of a `CHECKED` event when read."""
+
+    __slots__ = ("_slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self._slot = slot
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        value = self._slot.__get__(instance, owner)
+        if value is CHECKED:
+            try:
+                value = _validate(instance.data)
+            except ValidationError:  # the data was changed after validation
+                value = None
+            self._slot.__set__(instance, value)
+        return value
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        self._slot.__set__(instance, value)
+
+
+_EVENT_MEMBER = RecordedEvent.__dict__["event"]
+setattr(RecordedEvent, "event", _EventSlot(_EVENT_MEMBER))  # noqa: B010
+
+
 @dataclass(frozen=True, slots=True)
 class EndOfStream:
     """A `data: [DONE]` sentinel: old TanStack servers end their streams with it."""
@@ -182,7 +222,12 @@ def decode_events(
 ) -> Iterator[RecordedEvent | EndOfStream | Problem]:
     """The whole pipeline for one stream: JSON, optional raw transform, validation."""
     if transform is None and isinstance(messages, SseStream):
-        yield from _decode_batches(source, messages.batches())
+        try:
+            yield from _decode_batches(source, messages.batches(), messages.verdicts)
+        finally:
+            close = getattr(messages.verdicts, "close", None)
+            if close is not None:
+                close()
         return
     decoded: Iterable[Decoded] = parse_messages(source, messages)
     if transform is not None:
@@ -198,7 +243,9 @@ def decode_events(
 
 
 def _decode_batches(
-    source: str, batches: Iterable[list[SseMessage | Frame]]
+    source: str,
+    batches: Iterable[list[SseMessage | Frame]],
+    verdicts: Iterator[Verdict] | None = None,
 ) -> Iterator[RecordedEvent | EndOfStream | Problem]:
     """`decode_events` over a decoder's batches, validating each batch in one call.
 
@@ -207,34 +254,33 @@ def _decode_batches(
     the per-message path. When a batch holds an invalid event, its plain events are
     validated one by one, so each finding names its own event. Items come out in
     stream order, exactly as from the per-message path.
+
+    `verdicts`, when given, says per batch that a helper process decoding the same
+    bytes found all its plain events valid (`replay.verifier`); such a batch is not
+    validated again here. A missing or disagreeing verdict just means validating here.
     """
     index = 0
     bare_noticed = [False]
-    plain = PLAIN_EVENT_TYPES
-    parse = from_json
     recorded = _recorded
     for batch in batches:
-        datas: list[dict[str, Any]] = []
-        frames: list[Frame] = []
+        datas, frames, irregular = plain_events(batch)
         others: dict[int, list[RecordedEvent | EndOfStream | Problem]] | None = None
-        for position, frame in enumerate(batch):
-            if type(frame) is tuple and frame[0][:1] == "{":
-                try:
-                    data = parse(frame[0])
-                except ValueError:
-                    data = None
-                if type(data) is dict and data.get("type") in plain:
-                    datas.append(data)
-                    frames.append(frame)
-                    continue
-            if others is None:
-                others = {}
-            message = as_message(frame)
-            others[position] = _decode_one(source, message, index + position, bare_noticed)
-        try:
-            events: list[Event] | None = _validate_many(datas) if datas else []
-        except ValidationError:
-            events = None
+        if irregular:
+            others = {}
+            for position in irregular:
+                message = as_message(batch[position])
+                others[position] = _decode_one(source, message, index + position, bare_noticed)
+        events: list[Any] | None
+        verdict = next(verdicts, None) if verdicts is not None else None
+        if not datas:
+            events = []
+        elif verdict is not None and verdict == (len(datas), frames[-1][3]):
+            events = [CHECKED] * len(datas)
+        else:
+            try:
+                events = _validate_many(datas)
+            except ValidationError:
+                events = None
         if others is None and events is not None:
             # The common case: all plain, all valid.
             for frame, data, event in zip(frames, datas, events, strict=True):
@@ -260,6 +306,47 @@ def _decode_batches(
         index += len(batch)
 
 
+Verdict = tuple[int, int]
+"""A helper's word on one batch: its number of plain events and the `end` of the last
+one, sent only when all of them are valid."""
+
+
+def plain_events(
+    batch: list[SseMessage | Frame],
+) -> tuple[list[dict[str, Any]], list[Frame], list[int]]:
+    """Split a batch: plain events (parsed objects and their frames), other positions.
+
+    Plain means a `Frame` whose text is a JSON object of a type in `PLAIN_EVENT_TYPES`:
+    validation is all it needs. The helper process selects with this same function.
+    """
+    datas: list[dict[str, Any]] = []
+    frames: list[Frame] = []
+    irregular: list[int] = []
+    plain = PLAIN_EVENT_TYPES
+    parse = from_json
+    for position, frame in enumerate(batch):
+        if type(frame) is tuple and frame[0][:1] == "{":
+            try:
+                data = parse(frame[0])
+            except ValueError:
+                data = None
+            if type(data) is dict and data.get("type") in plain:
+                datas.append(data)
+                frames.append(frame)
+                continue
+        irregular.append(position)
+    return datas, frames, irregular
+
+
+def validate_batch(datas: list[dict[str, Any]]) -> bool:
+    """Whether every object is a valid event (one call for the whole batch)."""
+    try:
+        _validate_many(datas)
+    except ValidationError:
+        return False
+    return True
+
+
 def _decode_one(
     source: str, message: SseMessage, index: int, bare_noticed: list[bool]
 ) -> list[RecordedEvent | EndOfStream | Problem]:
@@ -281,7 +368,13 @@ _LOCATION_SLOTS = tuple(
     Location.__dict__[name].__set__ for name in ("source", "line", "offset", "index")
 )
 _RECORDED_SLOTS = tuple(
-    RecordedEvent.__dict__[name].__set__ for name in ("location", "data", "event", "text")
+    member.__set__
+    for member in (
+        RecordedEvent.__dict__["location"],
+        RecordedEvent.__dict__["data"],
+        _EVENT_MEMBER,
+        RecordedEvent.__dict__["text"],
+    )
 )
 
 

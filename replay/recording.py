@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from replay.errors import UnreadableInput
-from replay.sse import SseMessage, decode_chunks
+from replay.sse import SseMessage, SseStream, decode_chunks
 
 CHUNK_SIZE = 1 << 16
 STDIN = "-"
@@ -113,8 +113,12 @@ def open_input(name: str) -> Iterator[BinaryIO]:
         yield handle
 
 
-def open_recording(name: str, *, sidecars: bool = True) -> Iterator[Exchange]:
-    """Open one recording argument (`-` is stdin) and yield its exchanges in order."""
+def open_recording(name: str, *, sidecars: bool = True, helper: bool = False) -> Iterator[Exchange]:
+    """Open one recording argument (`-` is stdin) and yield its exchanges in order.
+
+    `helper`: validate a large SSE file's events in a helper process as well, so the
+    reader can skip that work (`replay.verifier`; results are the same either way).
+    """
     if name == STDIN:
         stream = sys.stdin.buffer
         head = stream.read(CHUNK_SIZE)
@@ -135,9 +139,14 @@ def open_recording(name: str, *, sidecars: bool = True) -> Iterator[Exchange]:
         if sidecar is not None:
             request = load_request(sidecar)
             request_source = str(sidecar)
+        verdicts = None
+        if helper:
+            from replay.verifier import start
+
+            verdicts = start(path)
         yield Exchange(
             name,
-            decode_chunks(read_chunks(handle, head)),
+            SseStream(read_chunks(handle, head), verdicts),
             request=request,
             request_source=request_source,
         )

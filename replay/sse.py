@@ -289,11 +289,16 @@ class SseStream:
     per chunk, the list of what it completes, plain messages as `Frame` tuples.
     """
 
-    __slots__ = ("_chunks", "_messages")
+    __slots__ = ("_chunks", "_messages", "verdicts")
 
-    def __init__(self, chunks: Iterable[bytes]) -> None:
+    def __init__(
+        self, chunks: Iterable[bytes], verdicts: Iterator[tuple[int, int]] | None = None
+    ) -> None:
         self._chunks: Iterable[bytes] | None = chunks
         self._messages: Iterator[SseMessage] | None = None
+        self.verdicts = verdicts
+        """Per batch, a helper process's word that its plain events are valid
+        (`replay.verifier`); `replay.events` then skips validating them again."""
 
     def batches(self) -> Iterator[list[SseMessage | Frame]]:
         """Per chunk read, the messages it completes (then the end-of-stream rest)."""

@@ -1,0 +1,131 @@
+"""A helper process that validates a large recording file's events ahead of the reader.
+
+Validation is the biggest single cost of reading a recording, and it depends on nothing
+but the event text, so on a machine with a spare core it can run beside the reader:
+a forked child decodes the same file with the same code and, per batch (one read
+chunk), reports whether all of its plain events are valid. The reader then skips
+validating those batches itself (`replay.events.decode_events`). Anything unexpected
+— no verdict yet at end of file, a child that died, a verdict that does not match the
+batch — only means the reader validates that batch as usual, so results never depend
+on the helper; it can only save time.
+
+Used only for regular files of at least `MIN_SIZE` bytes on systems with `fork`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+from replay.events import plain_events, validate_batch
+from replay.recording import read_chunks
+from replay.sse import decode_chunks
+
+MIN_SIZE = 8 << 20
+"""Smaller files are read faster than a helper pays for itself."""
+_VERDICT = struct.Struct("<qq")
+_INVALID = (-1, 0)
+_FLUSH_EVERY = 8
+
+
+class Verdicts:
+    """The reader's end: an iterator of per-batch `(count, end)` verdicts, in order."""
+
+    __slots__ = ("_buffer", "_fd", "_pid")
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self._pid = pid
+        self._fd: int | None = fd
+        self._buffer = b""
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return self
+
+    def __next__(self) -> tuple[int, int]:
+        size = _VERDICT.size
+        while len(self._buffer) < size:
+            if self._fd is None:
+                raise StopIteration
+            try:
+                more = os.read(self._fd, 1 << 16)
+            except OSError:
+                more = b""
+            if not more:
+                self.close()
+                raise StopIteration
+            self._buffer += more
+        count, end = _VERDICT.unpack_from(self._buffer)
+        self._buffer = self._buffer[size:]
+        return count, end
+
+    def close(self) -> None:
+        """Stop the helper (if still running) and reap it."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        os.close(fd)
+        with contextlib.suppress(ChildProcessError):
+            pid, _ = os.waitpid(self._pid, os.WNOHANG)
+            if pid == 0:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self._pid, signal.SIGKILL)
+                os.waitpid(self._pid, 0)
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def start(path: Path) -> Verdicts | None:
+    """Fork a helper validating `path`, when it is worth it (else None)."""
+    if not hasattr(os, "fork"):
+        return None
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    if not path.is_file() or stat.st_size < MIN_SIZE or (os.cpu_count() or 1) < 2:
+        return None
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # the helper: never returns
+        code = 0
+        try:
+            os.close(read_end)
+            _verify(path, write_end)
+        except BaseException:  # the reader validates whatever is missing
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return Verdicts(pid, read_end)
+
+
+def _verify(path: Path, fd: int) -> None:
+    """Decode and validate `path` batch by batch; write one verdict per batch."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the reader's to handle
+    out = bytearray()
+    with path.open("rb") as handle:
+        for number, batch in enumerate(decode_chunks(read_chunks(handle)).batches()):
+            datas, frames, _ = plain_events(batch)
+            valid = not datas or validate_batch(datas)
+            verdict = (len(datas), frames[-1][3] if frames else 0) if valid else _INVALID
+            out += _VERDICT.pack(*verdict)
+            if number % _FLUSH_EVERY == 0:
+                _write_all(fd, out)
+                out.clear()
+    _write_all(fd, out)
+
+
+def _write_all(fd: int, data: bytearray) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
