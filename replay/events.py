@@ -7,7 +7,7 @@ objects between them, because legacy shapes are not valid AG-UI 1.0.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,8 @@ CHECKED: Any = _Checked()
 """Put in `RecordedEvent.event` when the event is known valid: the model is built on
 first read (the helper process validated the same text; models cannot cross processes
 cheaply, and nothing on the hot path reads them)."""
+CHECKED_COMPACT: Any = _Checked()
+"""`CHECKED`, and the event's text is known to be exactly `compact_json(data)`."""
 
 
 class _EventSlot:
@@ -80,7 +82,7 @@ class _EventSlot:
         if instance is None:
             return self
         value = self._slot.__get__(instance, owner)
-        if value is CHECKED:
+        if type(value) is _Checked:
             try:
                 value = _validate(instance.data)
             except ValidationError:  # the data was changed after validation
@@ -262,6 +264,9 @@ def _decode_batches(
     index = 0
     bare_noticed = [False]
     recorded = _recorded
+    new = _new
+    set_source, set_line, set_offset, set_index = _LOCATION_SLOTS
+    set_location, set_data, set_event, set_text = _RECORDED_SLOTS
     for batch in batches:
         datas, frames, irregular = plain_events(batch)
         others: dict[int, list[RecordedEvent | EndOfStream | Problem]] | None = None
@@ -274,17 +279,27 @@ def _decode_batches(
         verdict = next(verdicts, None) if verdicts is not None else None
         if not datas:
             events = []
-        elif verdict is not None and verdict == (len(datas), frames[-1][3]):
-            events = [CHECKED] * len(datas)
+        elif verdict is not None and verdict[:2] == (len(datas), frames[-1][3]):
+            events = [CHECKED_COMPACT if verdict[2] else CHECKED] * len(datas)
         else:
             try:
                 events = _validate_many(datas)
             except ValidationError:
                 events = None
         if others is None and events is not None:
-            # The common case: all plain, all valid.
+            # The common case: all plain, all valid (`_recorded`, inlined).
             for frame, data, event in zip(frames, datas, events, strict=True):
-                yield recorded(source, frame, index, data, event)
+                location = new(Location)
+                set_source(location, source)
+                set_line(location, frame[1])
+                set_offset(location, frame[2])
+                set_index(location, index)
+                item = new(RecordedEvent)
+                set_location(item, location)
+                set_data(item, data)
+                set_event(item, event)
+                set_text(item, frame[0])
+                yield item
                 index += 1
             continue
         plain_at = 0
@@ -306,9 +321,15 @@ def _decode_batches(
         index += len(batch)
 
 
-Verdict = tuple[int, int]
-"""A helper's word on one batch: its number of plain events and the `end` of the last
-one, sent only when all of them are valid."""
+Verdict = tuple[int, int, bool]
+"""A helper's word on one batch whose plain events are all valid: their number, the
+`end` of the last one, and whether all their texts are their compact JSON."""
+
+
+def known_compact(events: Sequence[RecordedEvent]) -> bool:
+    """Whether each event's text is known to be exactly `compact_json(event.data)`."""
+    values = list(map(_EVENT_MEMBER.__get__, events))
+    return values.count(CHECKED_COMPACT) == len(values)
 
 
 def plain_events(

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from replay.events import RecordedEvent
+from replay.events import RecordedEvent, known_compact
 
 RUN_ID_KEYS = frozenset({"runId", "parentRunId", "interruptedRunId"})
 MESSAGE_ID_KEYS = frozenset({"messageId", "parentMessageId"})
@@ -41,21 +41,29 @@ def compact_json(value: Any) -> str:
 def compact_lines(events: Sequence[RecordedEvent]) -> str:
     """NDJSON for a batch of events: `compact_json(event.data)` and a LF for each.
 
-    A recording written by TanStack already holds exactly that text, so the batch is
-    serialised in one call and compared with the recorded texts; when they agree the
-    texts are used as they are, else each event is serialised on its own.
+    A recording written by TanStack already holds exactly that text: when that is
+    known (`known_compact`) or checked true for the batch, the texts are used as they
+    are, else each event is serialised on its own.
     """
     if not events:
         return ""
     texts = [event.text for event in events]
-    try:
-        same = to_json([event.data for event in events]) == f"[{','.join(texts)}]".encode()
-    except (ValueError, PydanticSerializationError, UnicodeEncodeError):
-        same = False
-    if not same:
+    if not (known_compact(events) or texts_are_compact([e.data for e in events], texts)):
         texts = [compact_json(event.data) for event in events]
     texts.append("")
     return "\n".join(texts)
+
+
+def texts_are_compact(datas: list[Any], texts: list[str]) -> bool:
+    """Whether each text is exactly `compact_json` of its value (one C call for all).
+
+    Each text must be the JSON of its value alone (as parsed from it): then the joined
+    texts can only equal the joined serialisations if each one equals its own.
+    """
+    try:
+        return to_json(datas) == f"[{','.join(texts)}]".encode()
+    except (ValueError, PydanticSerializationError, UnicodeEncodeError):
+        return False
 
 
 class Normalizer:

@@ -3,7 +3,8 @@
 Validation is the biggest single cost of reading a recording, and it depends on nothing
 but the event text, so on a machine with a spare core it can run beside the reader:
 a forked child decodes the same file with the same code and, per batch (one read
-chunk), reports whether all of its plain events are valid. The reader then skips
+chunk), reports whether all of its plain events are valid (and whether their texts
+are already compact JSON, which `--json` then writes as they are). The reader then skips
 validating those batches itself (`replay.events.decode_events`). Anything unexpected
 — no verdict yet at end of file, a child that died, a verdict that does not match the
 batch — only means the reader validates that batch as usual, so results never depend
@@ -22,18 +23,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from replay.events import plain_events, validate_batch
+from replay.normalize import texts_are_compact
 from replay.recording import read_chunks
 from replay.sse import decode_chunks
 
 MIN_SIZE = 8 << 20
 """Smaller files are read faster than a helper pays for itself."""
-_VERDICT = struct.Struct("<qq")
-_INVALID = (-1, 0)
+_VERDICT = struct.Struct("<qqq")
+_INVALID = (-1, 0, 0)
 _FLUSH_EVERY = 8
 
 
 class Verdicts:
-    """The reader's end: an iterator of per-batch `(count, end)` verdicts, in order."""
+    """The reader's end: per batch, in order, `(count, end, compact)` (`events.Verdict`)."""
 
     __slots__ = ("_buffer", "_fd", "_pid")
 
@@ -42,10 +44,10 @@ class Verdicts:
         self._fd: int | None = fd
         self._buffer = b""
 
-    def __iter__(self) -> Iterator[tuple[int, int]]:
+    def __iter__(self) -> Iterator[tuple[int, int, bool]]:
         return self
 
-    def __next__(self) -> tuple[int, int]:
+    def __next__(self) -> tuple[int, int, bool]:
         size = _VERDICT.size
         while len(self._buffer) < size:
             if self._fd is None:
@@ -58,9 +60,9 @@ class Verdicts:
                 self.close()
                 raise StopIteration
             self._buffer += more
-        count, end = _VERDICT.unpack_from(self._buffer)
+        count, end, compact = _VERDICT.unpack_from(self._buffer)
         self._buffer = self._buffer[size:]
-        return count, end
+        return count, end, bool(compact)
 
     def close(self) -> None:
         """Stop the helper (if still running) and reap it."""
@@ -116,9 +118,13 @@ def _verify(path: Path, fd: int) -> None:
     with path.open("rb") as handle:
         for number, batch in enumerate(decode_chunks(read_chunks(handle)).batches()):
             datas, frames, _ = plain_events(batch)
-            valid = not datas or validate_batch(datas)
-            verdict = (len(datas), frames[-1][3] if frames else 0) if valid else _INVALID
-            out += _VERDICT.pack(*verdict)
+            if not datas:
+                out += _VERDICT.pack(0, 0, 0)
+            elif validate_batch(datas):
+                compact = texts_are_compact(datas, [frame[0] for frame in frames])
+                out += _VERDICT.pack(len(datas), frames[-1][3], compact)
+            else:
+                out += _VERDICT.pack(*_INVALID)
             if number % _FLUSH_EVERY == 0:
                 _write_all(fd, out)
                 out.clear()

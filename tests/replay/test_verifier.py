@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 import replay.verifier
 from cli.app import app
-from replay.events import EVENT_ADAPTER, RecordedEvent, decode_events
+from replay.events import EVENT_ADAPTER, RecordedEvent, decode_events, known_compact
+from replay.normalize import compact_json, compact_lines
 from replay.recording import open_recording, read_chunks
 from replay.sse import SseStream
 
@@ -46,7 +47,7 @@ def used(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     received: list[int] = []
     original = replay.verifier.Verdicts.__next__
 
-    def counting(self: replay.verifier.Verdicts) -> tuple[int, int]:
+    def counting(self: replay.verifier.Verdicts) -> tuple[int, int, bool]:
         verdict = original(self)
         received.append(verdict[0])
         return verdict
@@ -76,7 +77,7 @@ def test_replay_output_is_the_same_with_the_helper(
     assert helped.exit_code == (1 if broken else 0)
 
 
-def _decoded(path: Path, verdicts: Iterator[tuple[int, int]] | None) -> list[object]:
+def _decoded(path: Path, verdicts: Iterator[tuple[int, int, bool]] | None) -> list[object]:
     with path.open("rb") as handle:
         return list(decode_events(str(path), SseStream(read_chunks(handle), verdicts)))
 
@@ -97,12 +98,29 @@ def test_events_vouched_for_still_have_their_model(tmp_path: Path, used: list[in
     assert first.event == EVENT_ADAPTER.validate_python(first.data)
 
 
+def test_vouched_compact_text_is_written_as_is(tmp_path: Path, used: list[int]) -> None:
+    path = _recording(tmp_path / "big.sse", broken=False)
+    for exchange in open_recording(str(path), helper=True):
+        events = [
+            item
+            for item in decode_events(exchange.source, exchange.messages)
+            if isinstance(item, RecordedEvent)
+        ]
+    assert any(count > 0 for count in used)
+    vouched = [item for item in events if known_compact([item])]
+    assert len(vouched) > len(events) // 2
+    assert compact_lines(vouched) == "".join(compact_json(e.data) + "\n" for e in vouched)
+    vouched[0].event  # reading the model ends what the helper vouched for  # noqa: B018
+    assert not known_compact(vouched[:1])
+    assert compact_lines(vouched[:1]) == vouched[0].text + "\n"
+
+
 def test_wrong_missing_or_lying_verdicts_fall_back_to_validating(tmp_path: Path) -> None:
     path = _recording(tmp_path / "big.sse", broken=True)
     alone = _decoded(path, None)
     assert _decoded(path, iter([])) == alone  # the helper died at once
-    assert _decoded(path, iter([(1, 0)] * 1000)) == alone  # verdicts for other bytes
-    assert _decoded(path, iter([(-1, 0)] * 1000)) == alone  # every batch invalid
+    assert _decoded(path, iter([(1, 0, True)] * 1000)) == alone  # verdicts for other bytes
+    assert _decoded(path, iter([(-1, 0, False)] * 1000)) == alone  # every batch invalid
 
 
 def test_small_files_and_stdin_get_no_helper(tmp_path: Path) -> None:
