@@ -57,7 +57,9 @@ def agui_serve() -> Iterator[Serve]:
 def _start(
     path: PathLike | Sequence[PathLike], pace: str | float, options: dict[str, Any]
 ) -> ReplayServer:
-    from replay.server import LineEnding, Pace, ReplayServer, ServeOptions, load_recording
+    from replay.serve_options import LineEnding, Pace, ServeOptions
+    from replay.served_runs import load_recording
+    from replay.server import ReplayServer
 
     names = (
         [os.fspath(path)] if isinstance(path, str | os.PathLike) else [os.fspath(p) for p in path]

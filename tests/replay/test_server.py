@@ -15,21 +15,12 @@ import pytest
 
 from replay.chat_params import INVALID_BODY_TEXT, InvalidBody, check_request_body
 from replay.errors import AguiError, UnreadableInput
-from replay.server import (
-    FAST,
-    JsonLinesLog,
-    LineEnding,
-    Pace,
-    ReplayServer,
-    ReplayService,
-    RequestLog,
-    Result,
-    RunIds,
-    ServeOptions,
-    load_recording,
-    parse_address,
-    rewrite_event,
-)
+from replay.request_log import JsonLinesLog, RequestLog, Result
+from replay.run_ids import RunIds, rewrite_event
+from replay.serve_options import FAST, LineEnding, Pace, ServeOptions
+from replay.served_runs import load_recording
+from replay.server import ReplayServer, parse_address
+from replay.service import ReplayService
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 NATIVE = FIXTURES / "recordings" / "native"
