@@ -92,13 +92,8 @@ def _load_json(path: Path, what: str) -> Any:
 
 def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
     """The paused run and any answers that came with hand-built resume items."""
-    from replay.continuation import (
-        choose_run,
-        hand_built_items,
-        hand_built_run,
-        paused_run_from,
-        read_runs,
-    )
+    from replay.hand_built_run import hand_built_items, hand_built_run
+    from replay.paused_run import choose_run, paused_run_from, read_runs
     from replay.recording import load_request, open_recordings
 
     request = load_request(options.request_file) if options.request_file is not None else None

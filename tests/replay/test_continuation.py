@@ -12,18 +12,14 @@ import pytest
 from replay.answers import AnswerOptions, resolve_answers, specs_from_options
 from replay.batch import CONTINUATION_KEY, validate_batch
 from replay.continuation import (
-    PausedRun,
     build_resume,
-    choose_run,
     continuation_body,
     generic_continuation,
-    hand_built_items,
-    hand_built_run,
     new_run_id,
-    paused_run_from,
-    read_runs,
 )
 from replay.errors import InvalidRequest
+from replay.hand_built_run import hand_built_items, hand_built_run
+from replay.paused_run import PausedRun, choose_run, paused_run_from, read_runs
 from replay.recording import open_recordings
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
