@@ -7,12 +7,14 @@ them so a developer can see where they came from.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import IntEnum
 
 import typer
 from rich.console import Console
+from rich.control import strip_control_codes
 
 from replay.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 
@@ -40,6 +42,16 @@ EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
 )
 
 stderr = Console(stderr=True, highlight=False)
+
+
+def stderr_line(text: str) -> None:
+    """One plain line on stderr (a finding, a notice): rich on a terminal, else written
+    directly, control codes stripped as rich strips them. Long recordings print
+    thousands of these, and rich's per-call cost would dominate the run."""
+    if stderr.is_terminal:
+        stderr.print(text, markup=False, highlight=False, soft_wrap=True, emoji=False)
+    else:
+        sys.stderr.write(strip_control_codes(text) + "\n")
 
 
 def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:

@@ -23,7 +23,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from cli.errors import ExitCode, handled_errors, stderr
+from cli.errors import ExitCode, handled_errors, stderr, stderr_line
 from replay.errors import InvalidRequest, UnreadableInput
 
 Sleep = Callable[[float], None]
@@ -192,7 +192,7 @@ def run_replay(
                 timeline.problem(item)
             else:
                 flush_lines()
-                stderr.print(str(item), markup=False, highlight=False, soft_wrap=True)
+                stderr_line(str(item))
 
     # Millions of short-lived event objects pass through: hiding import-time objects
     # from the collector and collecting young objects less often keeps it cheap (there

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import typer
 
-from cli.errors import ExitCode, fail, handled_errors, stderr
+from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
 from replay.problems import Problem
 from replay.recording import (
     STDIN,
@@ -203,4 +203,4 @@ def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:
         }
         notices_to.write(json.dumps(record, ensure_ascii=False) + "\n")
         return
-    stderr.print(str(problem), markup=False, soft_wrap=True, highlight=False)
+    stderr_line(str(problem))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from ag_ui.core import Event, EventType
@@ -111,9 +112,33 @@ Decoded = RawEvent | EndOfStream | Problem
 
 def parse_messages(source: str, messages: Iterable[SseMessage]) -> Iterator[Decoded]:
     """JSON-decode each message; findings for what is not one JSON object."""
+    if isinstance(messages, SseStream):
+        yield from parse_frames(source, chain.from_iterable(messages.batches()))
+        return
     noticed = [False]
     for index, message in enumerate(messages):
         yield from _parse_message(source, message, index, noticed)
+
+
+def parse_frames(source: str, frames: Iterable[SseMessage | Frame]) -> Iterator[Decoded]:
+    """`parse_messages` over `SseDecoder.feed_frames` output (messages and `Frame`s).
+
+    A frame holding a JSON object becomes its `RawEvent` directly: a frame is one
+    terminated `data:` line, so none of the per-message findings can apply to it.
+    """
+    noticed = [False]
+    parse = from_json
+    for index, frame in enumerate(frames):
+        if type(frame) is tuple and frame[0][:1] == "{":
+            text = frame[0]
+            try:
+                data = parse(text)
+            except ValueError:
+                data = None
+            if type(data) is dict:
+                yield RawEvent(Location(source, frame[1], frame[2], index), data, text)
+                continue
+        yield from _parse_message(source, as_message(frame), index, noticed)
 
 
 def _parse_message(

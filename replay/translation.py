@@ -26,7 +26,7 @@ from replay.descriptors import (
     client_tool_descriptor,
     tool_map,
 )
-from replay.events import Decoded, EndOfStream, RawEvent, parse_messages
+from replay.events import Decoded, EndOfStream, RawEvent, parse_frames
 from replay.legacy import (
     NULL_PART_METADATA_TYPES,
     OPTIONAL_NULL_FIELDS,
@@ -36,7 +36,7 @@ from replay.legacy import (
     read_legacy,
 )
 from replay.problems import Location, Problem, Severity
-from replay.sse import FrameKind, SseDecoder, SseMessage
+from replay.sse import Frame, FrameKind, SseDecoder, SseMessage
 
 TRANSLATED = "translated"
 """A legacy or retired shape was rewritten into its native form."""
@@ -642,8 +642,10 @@ def _insert_after(data: dict[str, Any], after: str, key: str, value: Any) -> dic
 
 def _null_fields(data: dict[str, Any]) -> list[str]:
     event_type = data.get("type")
-    names = OPTIONAL_NULL_FIELDS["*"] | OPTIONAL_NULL_FIELDS.get(str(event_type), frozenset())
-    found = [name for name in data if name in names and data[name] is None]
+    found: list[str] = []
+    if None in data.values():  # rare: most events have no top-level null at all
+        names = OPTIONAL_NULL_FIELDS["*"] | OPTIONAL_NULL_FIELDS.get(str(event_type), frozenset())
+        found = [name for name in data if name in names and data[name] is None]
     if event_type == "MESSAGES_SNAPSHOT" and _has_null_part_metadata(data.get("messages")):
         found.append("content part metadata")
     if event_type == "RUN_STARTED" and isinstance(data.get("input"), dict):
@@ -855,22 +857,25 @@ def translate_stream(
     state = translator or Translator(tools=tool_map(tools), request=request)
     writer = _ByteWriter()
 
-    def messages() -> Iterator[SseMessage]:
+    def messages() -> Iterator[SseMessage | Frame]:
         decoder = SseDecoder()
         for chunk in chunks:
             writer.buffer += chunk
-            for message in decoder.feed(chunk):
+            for message in decoder.feed_frames(chunk):
                 yield _remember(message)
         for message in decoder.close():
             yield _remember(message)
 
-    def _remember(message: SseMessage) -> SseMessage:
-        crlf = writer.has_cr(message.offset, message.end)
-        writer.pending.append(_Pending(message.offset, message.end, message.kind, crlf))
+    def _remember(message: SseMessage | Frame) -> SseMessage | Frame:
+        if isinstance(message, SseMessage):
+            crlf = writer.has_cr(message.offset, message.end)
+            writer.pending.append(_Pending(message.offset, message.end, message.kind, crlf))
+        else:  # a Frame: one `data:` line of LF-only input
+            writer.pending.append(_Pending(message[2], message[3], FrameKind.SSE, False))
         return message
 
     def tapped() -> Iterator[Decoded]:
-        for item in parse_messages(source, messages()):
+        for item in parse_frames(source, messages()):
             if isinstance(item, RawEvent | EndOfStream):
                 writer.produced[item.location.offset] = item
             yield item

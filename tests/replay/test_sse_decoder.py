@@ -221,6 +221,9 @@ def test_batch_decoding_equals_per_message_decoding(stream: bytes, size: int) ->
     batched = list(decode_events("s", decode_chunks(chunks)))
     one_by_one = list(decode_events("s", list(decode_chunks(chunks))))
     assert batched == one_by_one
+    assert list(parse_messages("s", decode_chunks(chunks))) == list(
+        parse_messages("s", list(decode_chunks(chunks)))
+    )
 
 
 def test_batch_decoding_locates_an_invalid_event_among_valid_ones() -> None:
