@@ -3,19 +3,19 @@
 A raw-object stage: it runs between the JSON step and validation (legacy shapes are
 not valid AG-UI 1.0), holds at most one run's worth of state, and passes everything it
 does not translate through as the very same object. `translate_stream` does the same on
-bytes, copying every untouched byte verbatim, for `agui translate`.
+bytes, copying every untouched byte verbatim (`replay.stream_rewriter`), for `agui translate`.
 
 Per legacy run (protocol.md §6.4): the legacy `RUN_FINISHED` and its trailing
 `approval-requested` / `tool-input-available` events become a `MESSAGES_SNAPSHOT` and a
 `RUN_FINISHED` with `outcome: {type: "interrupt"}`, exactly as `@tanstack/ai` 0.58.0
 emits them (with `RUN_STARTED` first when the stream never started a run). AG-UI's own
-retired shapes (`THINKING_*`, whole optional fields sent as `null`) are modernised too.
+retired shapes (`THINKING_*`, whole optional fields sent as `null`) are modernised too
+(`replay.retired_shapes`).
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,17 +26,16 @@ from replay.descriptors import (
     client_tool_descriptor,
     tool_map,
 )
-from replay.events import Decoded, EndOfStream, RawEvent, parse_frames
+from replay.events import Decoded, EndOfStream, RawEvent
 from replay.legacy import (
-    NULL_PART_METADATA_TYPES,
-    OPTIONAL_NULL_FIELDS,
     RETIRED_EVENT_TYPES,
     LegacyRequest,
     is_legacy_finish,
     read_legacy,
 )
 from replay.problems import Location, Problem, Severity
-from replay.sse import Frame, FrameKind, SseDecoder, SseMessage
+from replay.retired_shapes import ReasoningRenamer, null_fields, without_nulls
+from replay.stream_rewriter import rewrite_stream
 
 TRANSLATED = "translated"
 """A legacy or retired shape was rewritten into its native form."""
@@ -142,8 +141,7 @@ class Translator:
         self._held: RawEvent | None = None
         self._batch: list[tuple[LegacyRequest, RawEvent]] = []
         self._after_terminal = False
-        self._reasoning: str | None = None
-        self._reasoning_message: str | None = None
+        self._reasoning = ReasoningRenamer()
         self._history_calls = _history_tool_calls(self.request)
 
     # -- driving -----------------------------------------------------------------
@@ -548,9 +546,9 @@ class Translator:
         event_type = data.get("type")
         if isinstance(event_type, str) and event_type in RETIRED_EVENT_TYPES:
             new = self._reasoning_event(raw, event_type, notices)
-        removed = _null_fields(new)
+        removed = null_fields(new)
         if removed:
-            new = _without_nulls(new)
+            new = without_nulls(new)
             fields = ", ".join(f"`{name}: null`" for name in removed)
             notices.append(
                 self._notice(TRANSLATED, f"removed retired optional {fields}", raw.location)
@@ -580,29 +578,7 @@ class Translator:
         data = raw.data
         new_type = RETIRED_EVENT_TYPES[old_type]
         index = raw.location.index if raw.location.index >= 0 else raw.location.offset
-        minted: str | None = None
-        if old_type == "THINKING_START":
-            message_id = self._reasoning = minted = f"reasoning_{index}"
-        elif old_type == "THINKING_END":
-            message_id = self._reasoning or f"reasoning_{index}"
-            minted = None if self._reasoning else message_id
-            self._reasoning = None
-        elif old_type == "THINKING_TEXT_MESSAGE_START":
-            message_id = self._reasoning_message = minted = f"reasoning_message_{index}"
-        else:
-            message_id = self._reasoning_message or f"reasoning_message_{index}"
-            if self._reasoning_message is None:
-                minted = self._reasoning_message = message_id
-            if old_type == "THINKING_TEXT_MESSAGE_END":
-                self._reasoning_message = None
-        new: dict[str, Any] = {"type": new_type, "messageId": data.get("messageId", message_id)}
-        if "messageId" in data:
-            minted = None
-        if new_type == "REASONING_MESSAGE_START":
-            new["role"] = "reasoning"
-        for key, value in data.items():
-            if key not in new and not (old_type == "THINKING_START" and key == "title"):
-                new[key] = value
+        new, minted = self._reasoning.rename(data, old_type, index)
         notices.append(self._notice(TRANSLATED, f"{old_type} → {new_type}", raw.location))
         if minted is not None:
             notices.append(
@@ -640,88 +616,8 @@ def _insert_after(data: dict[str, Any], after: str, key: str, value: Any) -> dic
     return out
 
 
-def _null_fields(data: dict[str, Any]) -> list[str]:
-    event_type = data.get("type")
-    found: list[str] = []
-    if None in data.values():  # rare: most events have no top-level null at all
-        names = OPTIONAL_NULL_FIELDS["*"] | OPTIONAL_NULL_FIELDS.get(str(event_type), frozenset())
-        found = [name for name in data if name in names and data[name] is None]
-    if event_type == "MESSAGES_SNAPSHOT" and _has_null_part_metadata(data.get("messages")):
-        found.append("content part metadata")
-    if event_type == "RUN_STARTED" and isinstance(data.get("input"), dict):
-        run_input = data["input"]
-        if "forwardedProps" in run_input and run_input["forwardedProps"] is None:
-            found.append("input.forwardedProps")
-        for tool in _dicts(run_input.get("tools")):
-            if "parameters" in tool and tool["parameters"] is None:
-                found.append("input.tools[].parameters")
-                break
-        for entry in _dicts(run_input.get("resume")):
-            if "payload" in entry and entry["payload"] is None:
-                found.append("input.resume[].payload")
-                break
-        if _has_null_part_metadata(run_input.get("messages")):
-            found.append("input content part metadata")
-    return found
-
-
 def _dicts(value: Any) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
-
-
-def _has_null_part_metadata(messages: Any) -> bool:
-    for message in _dicts(messages):
-        for part in _dicts(message.get("content")):
-            if part.get("type") in NULL_PART_METADATA_TYPES and part.get("metadata", 0) is None:
-                return True
-    return False
-
-
-def _clean_messages(messages: Any) -> Any:
-    if not isinstance(messages, list):
-        return messages
-    out = []
-    for message in messages:
-        if isinstance(message, dict) and isinstance(message.get("content"), list):
-            parts = [
-                {k: v for k, v in part.items() if not (k == "metadata" and v is None)}
-                if isinstance(part, dict) and part.get("type") in NULL_PART_METADATA_TYPES
-                else part
-                for part in message["content"]
-            ]
-            message = {**message, "content": parts}
-        out.append(message)
-    return out
-
-
-def _without_nulls(data: dict[str, Any]) -> dict[str, Any]:
-    event_type = data.get("type")
-    names = OPTIONAL_NULL_FIELDS["*"] | OPTIONAL_NULL_FIELDS.get(str(event_type), frozenset())
-    new = {key: value for key, value in data.items() if not (key in names and value is None)}
-    if event_type == "MESSAGES_SNAPSHOT":
-        new["messages"] = _clean_messages(new.get("messages"))
-    if event_type == "RUN_STARTED" and isinstance(new.get("input"), dict):
-        run_input = dict(new["input"])
-        if "forwardedProps" in run_input and run_input["forwardedProps"] is None:
-            del run_input["forwardedProps"]
-        if isinstance(run_input.get("tools"), list):
-            run_input["tools"] = [
-                {k: v for k, v in t.items() if not (k == "parameters" and v is None)}
-                if isinstance(t, dict)
-                else t
-                for t in run_input["tools"]
-            ]
-        if isinstance(run_input.get("resume"), list):
-            run_input["resume"] = [
-                {k: v for k, v in r.items() if not (k == "payload" and v is None)}
-                if isinstance(r, dict)
-                else r
-                for r in run_input["resume"]
-            ]
-        if "messages" in run_input:
-            run_input["messages"] = _clean_messages(run_input["messages"])
-        new["input"] = run_input
-    return new
 
 
 def _history_tool_calls(request: dict[str, Any] | None) -> frozenset[str]:
@@ -793,53 +689,6 @@ def translate_items(
     yield from translator.finish()
 
 
-# -- bytes ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    offset: int
-    end: int
-    kind: FrameKind
-    crlf: bool
-
-
-class _ByteWriter:
-    """Rebuild the byte stream: untouched spans copied, replaced events re-framed."""
-
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-        self.base = 0
-        """Absolute offset of `buffer[0]`."""
-        self.copy_from = 0
-        """Everything before this offset is written (or dropped)."""
-        self.pending: deque[_Pending] = deque()
-        self.produced: dict[int, object] = {}
-        """Offset → the RawEvent/EndOfStream the JSON step made of that message."""
-        self.decided = 0
-        self.replaced: _Pending | None = None
-        """The message the latest synthesised events replace (they share its framing)."""
-
-    def bytes_at(self, start: int, stop: int) -> bytes:
-        return bytes(self.buffer[start - self.base : stop - self.base])
-
-    def take(self, start: int, stop: int) -> bytes:
-        """The bytes in [start, stop), empty when the range is."""
-        return self.bytes_at(start, stop) if stop > start else b""
-
-    def has_cr(self, start: int, stop: int) -> bool:
-        return self.buffer.find(b"\r", start - self.base, stop - self.base) >= 0
-
-    def trim(self) -> None:
-        keep_from = self.copy_from
-        if self.pending:
-            keep_from = min(keep_from, self.pending[0].offset)
-        drop = keep_from - self.base
-        if drop > (1 << 20):
-            del self.buffer[:drop]
-            self.base = keep_from
-
-
 def translate_stream(
     chunks: Iterable[bytes],
     *,
@@ -855,90 +704,4 @@ def translate_stream(
     comes out byte-identical. Memory holds the bytes of at most one run's pending events.
     """
     state = translator or Translator(tools=tool_map(tools), request=request)
-    writer = _ByteWriter()
-
-    def messages() -> Iterator[SseMessage | Frame]:
-        decoder = SseDecoder()
-        for chunk in chunks:
-            writer.buffer += chunk
-            for message in decoder.feed_frames(chunk):
-                yield _remember(message)
-        for message in decoder.close():
-            yield _remember(message)
-
-    def _remember(message: SseMessage | Frame) -> SseMessage | Frame:
-        if isinstance(message, SseMessage):
-            crlf = writer.has_cr(message.offset, message.end)
-            writer.pending.append(_Pending(message.offset, message.end, message.kind, crlf))
-        else:  # a Frame: one `data:` line of LF-only input
-            writer.pending.append(_Pending(message[2], message[3], FrameKind.SSE, False))
-        return message
-
-    def tapped() -> Iterator[Decoded]:
-        for item in parse_frames(source, messages()):
-            if isinstance(item, RawEvent | EndOfStream):
-                writer.produced[item.location.offset] = item
-            yield item
-
-    def settle_before(offset: int) -> Iterator[bytes]:
-        """Decide every pending message before `offset`: consumed, or verbatim."""
-        while writer.pending and writer.pending[0].offset < offset:
-            message = writer.pending.popleft()
-            if writer.produced.pop(message.offset, None) is not None:
-                # The translator swallowed it: write what precedes it, skip its bytes.
-                yield writer.take(writer.copy_from, message.offset)
-                writer.copy_from = message.end
-            writer.decided = message.end
-
-    def emit(item: RawEvent | EndOfStream) -> Iterator[bytes]:
-        offset = item.location.offset
-        yield from settle_before(offset)
-        head = writer.pending[0] if writer.pending else None
-        if head is not None and head.offset == offset:
-            original = writer.produced.get(offset)
-            if original is item:
-                writer.pending.popleft()
-                del writer.produced[offset]
-                writer.decided = head.end
-                return
-            # The first replacement for this message: its own bytes are dropped.
-            writer.pending.popleft()
-            writer.produced.pop(offset, None)
-            yield writer.take(writer.copy_from, head.offset)
-            writer.copy_from = writer.decided = head.end
-            writer.replaced = head
-            frame: _Pending | None = head
-        else:
-            yield writer.take(writer.copy_from, writer.decided)
-            writer.copy_from = max(writer.copy_from, writer.decided)
-            replaced = writer.replaced
-            frame = replaced if replaced is not None and replaced.offset == offset else None
-        if isinstance(item, RawEvent):
-            ending = "\r\n" if frame is not None and frame.crlf else "\n"
-            if (frame.kind if frame is not None else item.kind) is FrameKind.BARE_JSON:
-                yield (item.text + ending).encode("utf-8")
-            else:
-                yield f"data: {item.text}{ending}{ending}".encode()
-
-    def flush_verbatim() -> Iterator[bytes]:
-        if writer.decided - writer.copy_from > (1 << 18):
-            yield writer.take(writer.copy_from, writer.decided)
-            writer.copy_from = writer.decided
-        writer.trim()
-
-    for item in tapped():
-        for out in state.feed(item):
-            if isinstance(out, Problem):
-                yield out
-                continue
-            yield from (chunk for chunk in emit(out) if chunk)
-        yield from (chunk for chunk in flush_verbatim() if chunk)
-    for out in state.finish():
-        if isinstance(out, Problem):
-            yield out
-        else:
-            yield from (chunk for chunk in emit(out) if chunk)
-    yield from (chunk for chunk in settle_before(1 << 62) if chunk)
-    tail = writer.take(writer.copy_from, writer.base + len(writer.buffer))
-    if tail:
-        yield tail
+    yield from rewrite_stream(chunks, source=source, stage=state)
