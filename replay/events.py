@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import Event, EventType
 from pydantic import TypeAdapter, ValidationError
@@ -272,7 +272,7 @@ def decode_events(
 def _decode_batches(
     source: str,
     batches: Iterable[list[SseMessage | Frame]],
-    verdicts: Iterator[Verdict] | None = None,
+    verdicts: Iterator[tuple[Any, ...]] | None = None,
 ) -> Iterator[RecordedEvent | EndOfStream | Problem]:
     """`decode_events` over a decoder's batches, validating each batch in one call.
 
@@ -282,9 +282,10 @@ def _decode_batches(
     validated one by one, so each finding names its own event. Items come out in
     stream order, exactly as from the per-message path.
 
-    `verdicts`, when given, says per batch that a helper process decoding the same
-    bytes found all its plain events valid (`replay.verifier`); such a batch is not
-    validated again here. A missing or disagreeing verdict just means validating here.
+    `verdicts` (`Verdict`s), when given, say per batch that a helper process decoding
+    the same bytes found all its plain events valid (`replay.verifier`), and may carry
+    its parse of them; such a batch is neither parsed nor validated again here. A
+    missing or disagreeing verdict just means doing that work here.
     """
     index = 0
     bare_noticed = [False]
@@ -293,7 +294,25 @@ def _decode_batches(
     set_source, set_line, set_offset, set_index = _LOCATION_SLOTS
     set_location, set_data, set_event, set_text = _RECORDED_SLOTS
     for batch in batches:
-        datas, frames, irregular = plain_events(batch)
+        verdict = next(verdicts, None) if verdicts is not None else None
+        parsed = verdict[3] if verdict is not None else None
+        if parsed is not None:
+            # The helper's parse of this batch (it runs `plain_events` on the same bytes).
+            datas, irregular = parsed
+            if irregular:
+                skip = set(irregular)
+                plain = [frame for at, frame in enumerate(batch) if at not in skip]
+            else:
+                plain = batch
+            last = plain[-1] if plain else None
+            if len(plain) == len(datas) == verdict[0] and (  # type: ignore[index]
+                last is None or (type(last) is tuple and last[3] == verdict[1])  # type: ignore[index]
+            ):
+                frames = cast(list[Frame], plain)
+            else:
+                parsed = None
+        if parsed is None:
+            datas, frames, irregular = plain_events(batch)
         others: dict[int, list[RecordedEvent | EndOfStream | Problem]] | None = None
         if irregular:
             others = {}
@@ -301,7 +320,6 @@ def _decode_batches(
                 message = as_message(batch[position])
                 others[position] = _decode_one(source, message, index + position, bare_noticed)
         events: list[Any] | None
-        verdict = next(verdicts, None) if verdicts is not None else None
         if not datas:
             events = []
         elif verdict is not None and verdict[:2] == (len(datas), frames[-1][3]):
@@ -346,9 +364,10 @@ def _decode_batches(
         index += len(batch)
 
 
-Verdict = tuple[int, int, bool]
+Verdict = tuple[int, int, bool, tuple[list[dict[str, Any]], list[int]] | None]
 """A helper's word on one batch whose plain events are all valid: their number, the
-`end` of the last one, and whether all their texts are their compact JSON."""
+`end` of the last one, whether all their texts are their compact JSON, and (when
+sent) its `plain_events` result: the parsed objects and the other positions."""
 
 
 def known_compact(events: Sequence[RecordedEvent]) -> bool:

@@ -292,7 +292,7 @@ class SseStream:
     __slots__ = ("_chunks", "_messages", "verdicts")
 
     def __init__(
-        self, chunks: Iterable[bytes], verdicts: Iterator[tuple[int, int, bool]] | None = None
+        self, chunks: Iterable[bytes], verdicts: Iterator[tuple[Any, ...]] | None = None
     ) -> None:
         self._chunks: Iterable[bytes] | None = chunks
         self._messages: Iterator[SseMessage] | None = None

@@ -17,7 +17,13 @@ from typer.testing import CliRunner
 
 import replay.verifier
 from cli.app import app
-from replay.events import EVENT_ADAPTER, RecordedEvent, decode_events, known_compact
+from replay.events import (
+    EVENT_ADAPTER,
+    RecordedEvent,
+    Verdict,
+    decode_events,
+    known_compact,
+)
 from replay.normalize import compact_json, compact_lines
 from replay.recording import open_recording, read_chunks
 from replay.sse import SseStream
@@ -47,7 +53,7 @@ def used(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     received: list[int] = []
     original = replay.verifier.Verdicts.__next__
 
-    def counting(self: replay.verifier.Verdicts) -> tuple[int, int, bool]:
+    def counting(self: replay.verifier.Verdicts) -> Verdict:
         verdict = original(self)
         received.append(verdict[0])
         return verdict
@@ -77,7 +83,7 @@ def test_replay_output_is_the_same_with_the_helper(
     assert helped.exit_code == (1 if broken else 0)
 
 
-def _decoded(path: Path, verdicts: Iterator[tuple[int, int, bool]] | None) -> list[object]:
+def _decoded(path: Path, verdicts: Iterator[Verdict] | None) -> list[object]:
     with path.open("rb") as handle:
         return list(decode_events(str(path), SseStream(read_chunks(handle), verdicts)))
 
@@ -119,8 +125,10 @@ def test_wrong_missing_or_lying_verdicts_fall_back_to_validating(tmp_path: Path)
     path = _recording(tmp_path / "big.sse", broken=True)
     alone = _decoded(path, None)
     assert _decoded(path, iter([])) == alone  # the helper died at once
-    assert _decoded(path, iter([(1, 0, True)] * 1000)) == alone  # verdicts for other bytes
-    assert _decoded(path, iter([(-1, 0, False)] * 1000)) == alone  # every batch invalid
+    assert _decoded(path, iter([(1, 0, True, None)] * 1000)) == alone  # for other bytes
+    assert _decoded(path, iter([(1, 9, True, ([{}], []))] * 1000)) == alone  # a wrong parse
+    assert _decoded(path, iter([(0, 0, False, ([], [0]))] * 1000)) == alone
+    assert _decoded(path, iter([(-1, 0, False, None)] * 1000)) == alone  # every batch invalid
 
 
 def test_small_files_and_stdin_get_no_helper(tmp_path: Path) -> None:
