@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
 BOM = b"\xef\xbb\xbf"
@@ -159,6 +161,33 @@ class SseDecoder:
         clean = not self._data and not self._event
         line = self._line
         offset = self._offset
+        count = len(blocks)
+        head = b"\n\n" + data[: len(data) - len(tail) - 2] if count else b""
+        if (
+            clean
+            and count
+            # no block holds a line break (only the separators, two each) ...
+            and head.count(b"\n") == 2 * count
+            # ... so each `\n\n` starts a block, and each is followed by `data: `
+            and head.count(b"\n\ndata: ") == count
+        ):
+            # Every block is one `data: ` line: the frames come from C-level loops.
+            ends = list(map(add, accumulate(map(len, blocks)), range(offset + 2, 1 << 62, 2)))
+            out.extend(
+                zip(
+                    [block[6:].decode("utf-8", "replace") for block in blocks],
+                    range(line + 1, line + 2 * count, 2),
+                    [offset, *ends[:-1]],
+                    ends,
+                    repeat(self._last_id, count),
+                    strict=True,
+                )
+            )
+            self._line = line + 2 * count
+            self._offset = ends[-1]
+            if tail:
+                self._lines(tail, out)
+            return
         for block in blocks:
             if clean and block[:5] == b"data:" and b"\n" not in block:
                 value = block[6:] if block[5:6] == b" " else block[5:]
