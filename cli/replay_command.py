@@ -194,6 +194,28 @@ def run_replay(
                 flush_lines()
                 stderr_line(str(item))
 
+    def take(item: RecordedEvent) -> None:
+        """One event: fold it, pace, show or write it, in that order."""
+        if normalizer is not None:
+            item = normalizer.event(item)
+        produced = builder.add(item)
+        if produced:  # finished runs first: they precede this event
+            emit(x for x in produced if isinstance(x, RunTranscript))
+        if pacer is not None:
+            pacer.wait(item.data)
+        if timeline is not None:
+            timeline.event(item)
+        elif batch_lines:
+            pending_lines.append(item)
+            if len(pending_lines) >= 1024:
+                flush_lines()
+        elif options.json_events:
+            write(compact_json(item.data) + "\n")
+        if produced:
+            emit(x for x in produced if not isinstance(x, RunTranscript))
+
+    plain_events = normalizer is None and pacer is None and timeline is None
+
     # Millions of short-lived event objects pass through: hiding import-time objects
     # from the collector and collecting young objects less often keeps it cheap (there
     # are next to no reference cycles to find; refcounting frees the events).
@@ -212,31 +234,37 @@ def run_replay(
                 if timeline is not None:
                     timeline.source(exchange.source, exchange.request)
                 transform = translate(exchange.request) if translate is not None else None
-                observed = False  # the checker only needs to know whether any event was read
-                for item in decode_events(exchange.source, exchange.messages, transform):
-                    if not observed:
-                        checker.observe(item)
-                        observed = isinstance(item, RecordedEvent)
+                items = iter(decode_events(exchange.source, exchange.messages, transform))
+                # The checker only needs to know whether anything, and any event, was read.
+                for item in items:
+                    checker.observe(item)
                     if isinstance(item, RecordedEvent):
-                        if normalizer is not None:
-                            item = normalizer.event(item)
-                        produced = add(item)
-                        if produced:  # finished runs first: they precede this event
-                            emit(x for x in produced if isinstance(x, RunTranscript))
-                        if pacer is not None:
-                            pacer.wait(item.data)
-                        if timeline is not None:
-                            timeline.event(item)
-                        elif batch_lines:
-                            pending_lines.append(item)
-                            if len(pending_lines) >= 1024:
-                                flush_lines()
-                        elif options.json_events:
-                            write(compact_json(item.data) + "\n")
-                        if produced:
-                            emit(x for x in produced if not isinstance(x, RunTranscript))
-                    else:
-                        emit(add(item))
+                        take(item)
+                        break
+                    emit(add(item))
+                if plain_events:
+                    # Nothing to show, pace or rewrite per event: the short loop.
+                    for item in items:
+                        if type(item) is RecordedEvent:
+                            produced = add(item)
+                            if produced:
+                                emit(x for x in produced if isinstance(x, RunTranscript))
+                            if batch_lines:
+                                pending_lines.append(item)
+                                if len(pending_lines) >= 1024:
+                                    flush_lines()
+                            if produced:
+                                emit(x for x in produced if not isinstance(x, RunTranscript))
+                        elif isinstance(item, RecordedEvent):
+                            take(item)
+                        else:
+                            emit(add(item))
+                else:
+                    for item in items:
+                        if isinstance(item, RecordedEvent):
+                            take(item)
+                        else:
+                            emit(add(item))
             emit(checker.end_source())
         emit(builder.finish())
         emit(checker.finish())
