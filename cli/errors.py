@@ -7,6 +7,7 @@ them so a developer can see where they came from.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,16 +43,19 @@ EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
 )
 
 stderr = Console(stderr=True, highlight=False)
+_CONTROL = re.compile("[\x07\x08\x0b\x0c\x0d]")
+"""The control codes rich strips from printed text (`rich.control.strip_control_codes`)."""
 
 
 def stderr_line(text: str) -> None:
     """One plain line on stderr (a finding, a notice): rich on a terminal, else written
     directly, control codes stripped as rich strips them. Long recordings print
     thousands of these, and rich's per-call cost would dominate the run."""
-    if stderr.is_terminal:
+    stream = sys.stderr
+    if stream.isatty():
         stderr.print(text, markup=False, highlight=False, soft_wrap=True, emoji=False)
     else:
-        sys.stderr.write(strip_control_codes(text) + "\n")
+        stream.write((strip_control_codes(text) if _CONTROL.search(text) else text) + "\n")
 
 
 def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:

@@ -146,19 +146,38 @@ def rewrite_stream(
             else:
                 yield f"data: {item.text}{ending}{ending}".encode()
 
-    def flush_verbatim() -> Iterator[bytes]:
+    def flush_verbatim() -> bytes:
+        piece = b""
         if writer.decided - writer.copy_from > (1 << 18):
-            yield writer.take(writer.copy_from, writer.decided)
+            piece = writer.take(writer.copy_from, writer.decided)
             writer.copy_from = writer.decided
         writer.trim()
+        return piece
+
+    def passed_through(item: RawEvent | EndOfStream) -> bool:
+        """The common case of `emit`: the item is the message at the head, unchanged."""
+        offset = item.location.offset
+        pending = writer.pending
+        if not pending or pending[0].offset != offset or writer.produced.get(offset) is not item:
+            return False
+        head = pending.popleft()
+        del writer.produced[offset]
+        writer.decided = head.end
+        return True
 
     for item in tapped():
         for out in stage.feed(item):
             if isinstance(out, Problem):
                 yield out
-                continue
-            yield from (chunk for chunk in emit(out) if chunk)
-        yield from (chunk for chunk in flush_verbatim() if chunk)
+            elif not passed_through(out):
+                yield from (chunk for chunk in emit(out) if chunk)
+        # `flush_verbatim` would do nothing otherwise (trim keeps at least from copy_from).
+        if writer.decided - writer.copy_from > (1 << 18) or writer.copy_from - writer.base > (
+            1 << 20
+        ):
+            piece = flush_verbatim()
+            if piece:
+                yield piece
     for out in stage.finish():
         if isinstance(out, Problem):
             yield out
