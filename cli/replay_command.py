@@ -15,7 +15,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,8 @@ from rich.console import Console
 
 from cli.errors import ExitCode, handled_errors, stderr, stderr_line
 from replay.errors import InvalidRequest, UnreadableInput
+from replay.pacing import FAST, Pace, Pacer, Sleep
 
-Sleep = Callable[[float], None]
 MAX_PACE_GAP = 5.0
 """Longest pause `--pace` inserts between two events, in seconds (after scaling): a
 recording spanning a coffee break should not stall the terminal."""
@@ -42,50 +42,6 @@ class ReportFormat(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Pace:
-    """How fast to replay: `factor` 0 means as fast as possible."""
-
-    factor: float = 0.0
-
-    @classmethod
-    def parse(cls, value: str) -> Pace:
-        text = value.strip().lower()
-        if text == "fast":
-            return cls(0.0)
-        if text == "real":
-            return cls(1.0)
-        try:
-            factor = float(text.removesuffix("x"))
-        except ValueError:
-            raise typer.BadParameter(
-                f"{value!r} is not real, fast or a speed factor such as 2 or 0.5"
-            ) from None
-        if not factor > 0 or factor == float("inf"):
-            raise typer.BadParameter(f"speed factor must be a positive number, not {value!r}")
-        return cls(factor)
-
-
-@dataclass(slots=True)
-class Pacer:
-    """Sleeps between events by their recorded `timestamp` gaps (milliseconds)."""
-
-    pace: Pace
-    sleep: Sleep
-    _last: float | None = None
-
-    def wait(self, data: dict[str, Any]) -> None:
-        if self.pace.factor <= 0:
-            return
-        stamp = data.get("timestamp")
-        if not isinstance(stamp, int | float) or isinstance(stamp, bool):
-            return
-        if self._last is not None and stamp > self._last:
-            delay = (stamp - self._last) / 1000 / self.pace.factor
-            self.sleep(min(delay, MAX_PACE_GAP))
-        self._last = float(stamp)
-
-
-@dataclass(frozen=True, slots=True)
 class ReplayOptions:
     """Everything `agui replay` was asked to do."""
 
@@ -94,7 +50,7 @@ class ReplayOptions:
     strict: bool = False
     json_events: bool = False
     report_format: ReportFormat | None = None
-    pace: Pace = field(default_factory=Pace)
+    pace: Pace = FAST
     normalize: bool = False
     native: bool = False
     tools: Path | None = None
@@ -157,7 +113,9 @@ def run_replay(
     if report is None and not options.json_events:
         timeline = Timeline(out or Console(highlight=False))
     write = sys.stdout.write
-    pacer = Pacer(options.pace, sleep) if report is None and options.pace.factor > 0 else None
+    pacer = None
+    if report is None and options.pace.factor is not None:
+        pacer = Pacer(options.pace, sleep, max_gap=MAX_PACE_GAP)
     normalizer = Normalizer() if options.normalize else None
     builder = TranscriptBuilder()
     checker = Checker(now=now)
@@ -312,6 +270,13 @@ def _translator(tools: list[dict[str, Any]] | None) -> Translate:
     return for_request
 
 
+def _pace(value: str) -> Pace:
+    try:
+        return Pace.parse(value)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--pace") from None
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -401,7 +366,7 @@ def replay(
             strict=strict,
             json_events=json_events,
             report_format=report_format,
-            pace=Pace.parse(pace),
+            pace=_pace(pace),
             normalize=normalize,
             native=native,
             tools=tools,
