@@ -5,8 +5,6 @@ flat memory. Usage: `python benchmarks/translate_bench.py [--mb 100] [--keep PAT
 The recording comes from this file's own generator, because translation needs legacy
 input (`generate_recording.py` writes native streams): 0.42.0-style runs (text, a tool
 call, legacy RUN_FINISHED, `approval-requested`) mixed 1:1 with plain runs.
-Measured 2026-11-30 on 100 MB: replay --json 43.0 s / 69 MiB, translate 37.7 s / 42 MiB
-(ratio 0.88).
 """
 
 from __future__ import annotations
