@@ -115,6 +115,55 @@ class RunTranscript:
 
 
 @dataclass(slots=True)
+class _Stream:
+    """A message or tool call being assembled from its START/delta/END events."""
+
+    name: str
+    """The message's role, or the tool call's name."""
+    location: Location
+    parent: str | None = None
+    parts: list[str] = field(default_factory=list)
+    ended: bool = False
+    result: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Family:
+    """The events of one streamed kind (text messages or tool calls) and their wording."""
+
+    id_key: str
+    name_key: str
+    default_name: str
+    start: str
+    deltas: tuple[str, str]
+    end: str
+    chunk: str
+    unknown_rule: str
+
+
+_TEXT = _Family(
+    "messageId",
+    "role",
+    "assistant",
+    "TEXT_MESSAGE_START",
+    ("TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CHUNK"),
+    "TEXT_MESSAGE_END",
+    "TEXT_MESSAGE_CHUNK",
+    "unknown-message-id",
+)
+_TOOL = _Family(
+    "toolCallId",
+    "toolCallName",
+    "",
+    "TOOL_CALL_START",
+    ("TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"),
+    "TOOL_CALL_END",
+    "TOOL_CALL_CHUNK",
+    "unknown-tool-call-id",
+)
+
+
+@dataclass(slots=True)
 class _OpenRun:
     """Mutable state of the run being read; frozen into a `RunTranscript` when it ends."""
 
@@ -127,8 +176,8 @@ class _OpenRun:
     parent_from: str = ""
     started: bool = False
     terminal: RecordedEvent | None = None
-    messages: dict[str, list[Any]] = field(default_factory=dict)
-    tool_calls: dict[str, list[Any]] = field(default_factory=dict)
+    messages: dict[str, _Stream] = field(default_factory=dict)
+    tool_calls: dict[str, _Stream] = field(default_factory=dict)
     snapshot: tuple[dict[str, Any], ...] | None = None
     state: Any | None = None
     legacy: list[RecordedEvent] = field(default_factory=list)
@@ -175,12 +224,12 @@ class TranscriptBuilder:
                 key = data.get("toolCallId")
                 if type(key) is str:
                     entry = run.tool_calls.get(key)
-            if entry is not None and not entry[3]:
+            if entry is not None and not entry.ended:
                 self._last_location = item.location
                 run.event_count += 1
                 delta = data.get("delta")
                 if isinstance(delta, str):
-                    entry[1].append(delta)
+                    entry.parts.append(delta)
                 return []
         if isinstance(item, Problem):
             return [item]
@@ -277,9 +326,15 @@ class TranscriptBuilder:
                 run.thread_id = run.thread_id or _text(data.get("threadId"))
             problems.extend(self._unclosed(run, item.location))
         elif kind.startswith("TEXT_MESSAGE_"):
-            problems.extend(self._fold_text(run, item, kind))
+            problems.extend(_fold_stream(_TEXT, run.messages, item, kind))
+        elif kind == "TOOL_CALL_RESULT":
+            call_id = _text(data.get("toolCallId"))
+            call = run.tool_calls.get(call_id) if call_id is not None else None
+            if call is not None:
+                call.result = _text(data.get("content"))
+            # A result may answer a call of an ancestor run; the checks resolve that.
         elif kind.startswith("TOOL_CALL_"):
-            problems.extend(self._fold_tool(run, item, kind))
+            problems.extend(_fold_stream(_TOOL, run.tool_calls, item, kind))
         elif kind == "MESSAGES_SNAPSHOT":
             messages = data.get("messages")
             if isinstance(messages, list):
@@ -298,110 +353,10 @@ class TranscriptBuilder:
             )
         return problems
 
-    def _fold_text(self, run: _OpenRun, item: RecordedEvent, kind: str) -> list[Problem]:
-        data = item.data
-        message_id = _text(data.get("messageId"))
-        if message_id is None:
-            return []
-        entry = run.messages.get(message_id)
-        if kind in ("TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK") and entry is None:
-            role = _text(data.get("role")) or "assistant"
-            run.messages[message_id] = [role, [], item.location, False]
-            entry = run.messages[message_id]
-            if kind == "TEXT_MESSAGE_START":
-                return []
-        elif kind == "TEXT_MESSAGE_START" and entry is not None:
-            return [
-                Problem(
-                    "duplicate-id",
-                    Severity.ERROR,
-                    f"TEXT_MESSAGE_START repeats messageId {message_id!r}",
-                    item.location,
-                )
-            ]
-        if entry is None:
-            return [
-                Problem(
-                    "unknown-message-id",
-                    Severity.ERROR,
-                    f"{kind} names messageId {message_id!r}, never started",
-                    item.location,
-                )
-            ]
-        if entry[3]:
-            return [
-                Problem(
-                    "event-after-end",
-                    Severity.ERROR,
-                    f"{kind} for messageId {message_id!r} after its TEXT_MESSAGE_END",
-                    item.location,
-                )
-            ]
-        if kind in ("TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CHUNK"):
-            delta = data.get("delta")
-            if isinstance(delta, str):
-                entry[1].append(delta)
-        elif kind == "TEXT_MESSAGE_END":
-            entry[3] = True
-        return []
-
-    def _fold_tool(self, run: _OpenRun, item: RecordedEvent, kind: str) -> list[Problem]:
-        data = item.data
-        call_id = _text(data.get("toolCallId"))
-        if call_id is None:
-            return []
-        entry = run.tool_calls.get(call_id)
-        if kind == "TOOL_CALL_RESULT":
-            if entry is not None:
-                entry[5] = _text(data.get("content"))
-            # A result may answer a call of an ancestor run; the checks resolve that.
-            return []
-        if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and entry is None:
-            name = _text(data.get("toolCallName")) or ""
-            parent = _text(data.get("parentMessageId"))
-            run.tool_calls[call_id] = [name, [], item.location, False, parent, None]
-            entry = run.tool_calls[call_id]
-            if kind == "TOOL_CALL_START":
-                return []
-        elif kind == "TOOL_CALL_START" and entry is not None:
-            return [
-                Problem(
-                    "duplicate-id",
-                    Severity.ERROR,
-                    f"TOOL_CALL_START repeats toolCallId {call_id!r}",
-                    item.location,
-                )
-            ]
-        if entry is None:
-            return [
-                Problem(
-                    "unknown-tool-call-id",
-                    Severity.ERROR,
-                    f"{kind} names toolCallId {call_id!r}, never started",
-                    item.location,
-                )
-            ]
-        if entry[3]:
-            return [
-                Problem(
-                    "event-after-end",
-                    Severity.ERROR,
-                    f"{kind} for toolCallId {call_id!r} after its TOOL_CALL_END",
-                    item.location,
-                )
-            ]
-        if kind in ("TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"):
-            delta = data.get("delta")
-            if isinstance(delta, str):
-                entry[1].append(delta)
-        elif kind == "TOOL_CALL_END":
-            entry[3] = True
-        return []
-
     def _unclosed(self, run: _OpenRun, location: Location) -> list[Problem]:
         problems: list[Problem] = []
-        for message_id, entry in run.messages.items():
-            if not entry[3]:
+        for message_id, message in run.messages.items():
+            if not message.ended:
                 problems.append(
                     Problem(
                         "unclosed-message",
@@ -410,8 +365,8 @@ class TranscriptBuilder:
                         location,
                     )
                 )
-        for call_id, entry in run.tool_calls.items():
-            if not entry[3]:
+        for call_id, call in run.tool_calls.items():
+            if not call.ended:
                 problems.append(
                     Problem(
                         "unclosed-tool-call",
@@ -441,6 +396,43 @@ class TranscriptBuilder:
             )
         out.append(transcript)
         return out
+
+
+def _fold_stream(
+    family: _Family, streams: dict[str, _Stream], item: RecordedEvent, kind: str
+) -> list[Problem]:
+    """One START/delta/END event of a text message or a tool call."""
+    data = item.data
+    stream_id = _text(data.get(family.id_key))
+    if stream_id is None:
+        return []
+    entry = streams.get(stream_id)
+    label = f"{family.id_key} {stream_id!r}"
+    if entry is None and kind in (family.start, family.chunk):
+        entry = _Stream(
+            _text(data.get(family.name_key)) or family.default_name,
+            item.location,
+            _text(data.get("parentMessageId")) if family is _TOOL else None,
+        )
+        streams[stream_id] = entry
+        if kind == family.start:
+            return []
+    elif kind == family.start:
+        message = f"{family.start} repeats {label}"
+        return [Problem("duplicate-id", Severity.ERROR, message, item.location)]
+    if entry is None:
+        message = f"{kind} names {label}, never started"
+        return [Problem(family.unknown_rule, Severity.ERROR, message, item.location)]
+    if entry.ended:
+        message = f"{kind} for {label} after its {family.end}"
+        return [Problem("event-after-end", Severity.ERROR, message, item.location)]
+    if kind in family.deltas:
+        delta = data.get("delta")
+        if isinstance(delta, str):
+            entry.parts.append(delta)
+    elif kind == family.end:
+        entry.ended = True
+    return []
 
 
 def _outcome(terminal: RecordedEvent | None) -> tuple[Outcome, tuple[dict[str, Any], ...]]:
@@ -476,12 +468,12 @@ def _freeze(run: _OpenRun, index: int) -> RunTranscript:
         interrupts=interrupts,
         request=run.request,
         messages=tuple(
-            TextMessage(message_id, entry[0], "".join(entry[1]), entry[2], entry[3])
-            for message_id, entry in run.messages.items()
+            TextMessage(message_id, m.name, "".join(m.parts), m.location, m.ended)
+            for message_id, m in run.messages.items()
         ),
         tool_calls=tuple(
-            ToolCall(call_id, entry[0], "".join(entry[1]), entry[2], entry[3], entry[4], entry[5])
-            for call_id, entry in run.tool_calls.items()
+            ToolCall(call_id, c.name, "".join(c.parts), c.location, c.ended, c.parent, c.result)
+            for call_id, c in run.tool_calls.items()
         ),
         snapshot=run.snapshot,
         state=run.state,
