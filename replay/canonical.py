@@ -80,8 +80,7 @@ def _utf16_key(key: str) -> bytes:
     return key.encode("utf-16-be", "surrogatepass")
 
 
-def canonical_json(value: Any) -> str:
-    """The canonical text of a JSON value: sorted keys, no whitespace, JS numbers."""
+def _encode(value: Any, *, sort_keys: bool) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -96,16 +95,21 @@ def canonical_json(value: Any) -> str:
         except OverflowError:
             raise CanonicalJsonError("Interrupt values must be JSON-compatible.") from None
     if isinstance(value, list | tuple):
-        return "[" + ",".join(canonical_json(item) for item in value) + "]"
+        return "[" + ",".join(_encode(item, sort_keys=sort_keys) for item in value) + "]"
     if isinstance(value, dict):
-        for key in value:
-            if not isinstance(key, str):
-                raise CanonicalJsonError("Interrupt values must use plain JSON objects.")
-        keys = sorted(value, key=_utf16_key)
-        return "{" + ",".join(js_string(k) + ":" + canonical_json(value[k]) for k in keys) + "}"
+        if not all(isinstance(key, str) for key in value):
+            raise CanonicalJsonError("Interrupt values must use plain JSON objects.")
+        keys = sorted(value, key=_utf16_key) if sort_keys else list(value)
+        members = (js_string(k) + ":" + _encode(value[k], sort_keys=sort_keys) for k in keys)
+        return "{" + ",".join(members) + "}"
     raise CanonicalJsonError(
         f"Interrupt values must be JSON-compatible (got {type(value).__name__})."
     )
+
+
+def canonical_json(value: Any) -> str:
+    """The canonical text of a JSON value: sorted keys, no whitespace, JS numbers."""
+    return _encode(value, sort_keys=True)
 
 
 def wire_json(value: Any) -> str:
@@ -114,26 +118,7 @@ def wire_json(value: Any) -> str:
     What TanStack writes on the wire; unlike `canonical_json` it keeps key order, so a
     re-encoded event or request body reads exactly as the JavaScript side would write it.
     """
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return js_string(value)
-    if isinstance(value, int | float):
-        try:
-            return js_number(float(value))
-        except OverflowError:
-            raise CanonicalJsonError("cannot encode an out-of-range number as JSON") from None
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(wire_json(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return (
-            "{" + ",".join(js_string(str(k)) + ":" + wire_json(v) for k, v in value.items()) + "}"
-        )
-    raise CanonicalJsonError(f"cannot encode a {type(value).__name__} as JSON")
+    return _encode(value, sort_keys=False)
 
 
 def digest_text(text: str) -> str:
