@@ -204,27 +204,20 @@ NATIVE_CASES: tuple[Case, ...] = (
         final_text=_REVIEWED,
         **_PLAN,
     ),
-    Case(
-        "native",
-        "generic-after-model",
-        "resolved",
-        answers=(_resolve_plan(PLAN_OK),),
-        exposed=_PLAN_EXPOSED,
-        resume=(("review-plan", "resolved", PLAN_OK),),
-        final_text=_REVIEWED,
-        tool_results={"call_changes_1": _CHANGES_RESULT},
-        **_PLAN_TOOLS,
-    ),
-    Case(
-        "native",
-        "generic-before-tools",
-        "resolved",
-        answers=(_resolve_plan(PLAN_OK),),
-        exposed=_PLAN_EXPOSED,
-        resume=(("review-plan", "resolved", PLAN_OK),),
-        final_text=_REVIEWED,
-        tool_results={"call_changes_1": _CHANGES_RESULT},
-        **_PLAN_TOOLS,
+    # Paused before the tool ran, so the continuation runs it: its result streams.
+    *(
+        Case(
+            "native",
+            scenario,
+            "resolved",
+            answers=(_resolve_plan(PLAN_OK),),
+            exposed=_PLAN_EXPOSED,
+            resume=(("review-plan", "resolved", PLAN_OK),),
+            final_text=_REVIEWED,
+            tool_results={"call_changes_1": _CHANGES_RESULT},
+            **_PLAN_TOOLS,
+        )
+        for scenario in ("generic-after-model", "generic-before-tools")
     ),
     Case(
         "native",
