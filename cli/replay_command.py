@@ -93,6 +93,7 @@ def run_replay(
     from replay.checks import Checker
     from replay.events import RecordedEvent, decode_events
     from replay.normalize import Normalizer, compact_json, compact_lines
+    from replay.pieces import DeltaRun
     from replay.problems import Problem, Severity
     from replay.recording import open_recording
     from replay.reports import (
@@ -126,7 +127,7 @@ def run_replay(
     # `--json` lines are written in batches (one joined write, recorded text reused
     # when it already is the compact form); they are flushed before anything goes to
     # stderr, so a terminal shows both in order, and at once when pacing.
-    pending_lines: list[RecordedEvent] = []
+    pending_lines: list[RecordedEvent | DeltaRun] = []
     batch_lines = options.json_events and pacer is None
 
     def flush_lines() -> None:
@@ -172,6 +173,17 @@ def run_replay(
         if produced:
             emit(x for x in produced if not isinstance(x, RunTranscript))
 
+    def take_run(run: DeltaRun) -> None:
+        """A stretch of deltas: folded whole when it extends an open stream, else event
+        by event (only the plain loop below asks for runs: nothing to show or pace)."""
+        if not builder.add_run(run):
+            for event in run.events():
+                take(event)
+        elif batch_lines:
+            pending_lines.append(run)
+            if len(pending_lines) >= 1024:
+                flush_lines()
+
     plain_events = normalizer is None and pacer is None and timeline is None
 
     # Millions of short-lived event objects pass through: hiding import-time objects
@@ -184,7 +196,7 @@ def run_replay(
         add = builder.add
         for name in options.recordings:
             emit(checker.begin_source(name))
-            for exchange in open_recording(name, helper=True):
+            for exchange in open_recording(name, pieces=True):
                 if normalizer is not None and exchange.request is not None:
                     exchange = replace(exchange, request=normalizer.request(exchange.request))
                 emit(checker.begin_exchange(exchange.source))
@@ -192,12 +204,19 @@ def run_replay(
                 if timeline is not None:
                     timeline.source(exchange.source, exchange.request)
                 transform = translate(exchange.request) if translate is not None else None
-                items = iter(decode_events(exchange.source, exchange.messages, transform))
+                items = iter(
+                    decode_events(
+                        exchange.source, exchange.messages, transform, fold_deltas=plain_events
+                    )
+                )
                 # The checker only needs to know whether anything, and any event, was read.
                 for item in items:
                     checker.observe(item)
                     if isinstance(item, RecordedEvent):
                         take(item)
+                        break
+                    if isinstance(item, DeltaRun):
+                        take_run(item)
                         break
                     emit(add(item))
                 if plain_events:
@@ -213,6 +232,8 @@ def run_replay(
                                     flush_lines()
                             if produced:
                                 emit(x for x in produced if not isinstance(x, RunTranscript))
+                        elif type(item) is DeltaRun:
+                            take_run(item)
                         elif isinstance(item, RecordedEvent):
                             take(item)
                         else:

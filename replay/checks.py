@@ -30,6 +30,7 @@ from replay.batch import (
 )
 from replay.canonical import CanonicalJsonError, digest
 from replay.events import EndOfStream, RecordedEvent
+from replay.pieces import DeltaRun
 from replay.problems import Location, Problem
 from replay.rules import RULES_BY_ID, finding
 from replay.transcript import Outcome, RunTranscript
@@ -233,14 +234,14 @@ class Checker:
         self._events = 0
         return out
 
-    def observe(self, item: RecordedEvent | EndOfStream | Problem) -> None:
+    def observe(self, item: RecordedEvent | DeltaRun | EndOfStream | Problem) -> None:
         """Count what the decoder produced for the current exchange.
 
         Only whether anything, and any event, was read matters: once an event has been
         observed in an exchange, callers may stop calling this for the rest of it.
         """
         self._items += 1
-        if isinstance(item, RecordedEvent):
+        if isinstance(item, RecordedEvent | DeltaRun):
             self._events += 1
 
     def _end_exchange(self) -> list[Problem]:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, cast
+from typing import Any
 
 from ag_ui.core import Event, EventType
 from pydantic import TypeAdapter, ValidationError
@@ -58,15 +58,15 @@ class RecordedEvent:
 
 
 class _Checked:
-    """The `event` of a `RecordedEvent` that a helper process validated (replay.verifier)."""
+    """The `event` of a `RecordedEvent` validated in bulk, maybe by another process."""
 
     __slots__ = ()
 
 
 CHECKED: Any = _Checked()
 """Put in `RecordedEvent.event` when the event is known valid: the model is built on
-first read (the helper process validated the same text; models cannot cross processes
-cheaply, and nothing on the hot path reads them)."""
+first read (`replay.pieces` validated the same text, maybe in a helper process; models
+cannot cross processes cheaply, and nothing on the hot path reads them)."""
 CHECKED_COMPACT: Any = _Checked()
 """`CHECKED`, and the event's text is known to be exactly `compact_json(data)`."""
 
@@ -245,16 +245,27 @@ Transform = Callable[[Iterable[Decoded]], Iterable[Decoded]]
 
 
 def decode_events(
-    source: str, messages: Iterable[SseMessage], transform: Transform | None = None
-) -> Iterator[RecordedEvent | EndOfStream | Problem]:
-    """The whole pipeline for one stream: JSON, optional raw transform, validation."""
+    source: str,
+    messages: Iterable[SseMessage],
+    transform: Transform | None = None,
+    *,
+    fold_deltas: bool = False,
+) -> Iterator[Any]:
+    """The whole pipeline for one stream: JSON, optional raw transform, validation.
+
+    Yields `RecordedEvent`s, `EndOfStream`s and `Problem`s in stream order. A recording
+    file (`replay.recording.FileStream`) is read in pieces (`replay.piece_reader`), with
+    a helper process when it is large; with `fold_deltas`, each stretch of deltas of one
+    text message or tool call may then come as one `replay.pieces.DeltaRun`.
+    """
+    path = getattr(messages, "path", None)
+    if transform is None and path is not None:
+        from replay.piece_reader import decode_file
+
+        yield from decode_file(source, path, fold_deltas=fold_deltas)
+        return
     if transform is None and isinstance(messages, SseStream):
-        try:
-            yield from _decode_batches(source, messages.batches(), messages.verdicts)
-        finally:
-            close = getattr(messages.verdicts, "close", None)
-            if close is not None:
-                close()
+        yield from decode_batches(source, messages.batches())
         return
     decoded: Iterable[Decoded] = parse_messages(source, messages)
     if transform is not None:
@@ -269,10 +280,12 @@ def decode_events(
             yield item
 
 
-def _decode_batches(
+def decode_batches(
     source: str,
     batches: Iterable[list[SseMessage | Frame]],
-    verdicts: Iterator[tuple[Any, ...]] | None = None,
+    *,
+    start_index: int = 0,
+    bare_noticed: list[bool] | None = None,
 ) -> Iterator[RecordedEvent | EndOfStream | Problem]:
     """`decode_events` over a decoder's batches, validating each batch in one call.
 
@@ -280,57 +293,31 @@ def _decode_batches(
     is parsed here and validated with the rest of its batch; everything else takes
     the per-message path. When a batch holds an invalid event, its plain events are
     validated one by one, so each finding names its own event. Items come out in
-    stream order, exactly as from the per-message path.
-
-    `verdicts` (`Verdict`s), when given, say per batch that a helper process decoding
-    the same bytes found all its plain events valid (`replay.verifier`), and may carry
-    its parse of them; such a batch is neither parsed nor validated again here. A
-    missing or disagreeing verdict just means doing that work here.
+    stream order, exactly as from the per-message path. `start_index` is the index of
+    the first message; `bare_noticed[0]` says the NDJSON notice was already given.
     """
-    index = 0
-    bare_noticed = [False]
-    recorded = _recorded
+    index = start_index
+    if bare_noticed is None:
+        bare_noticed = [False]
+    recorded = recorded_event
     new = _new
     set_source, set_line, set_offset, set_index = _LOCATION_SLOTS
     set_location, set_data, set_event, set_text = _RECORDED_SLOTS
     for batch in batches:
-        verdict = next(verdicts, None) if verdicts is not None else None
-        parsed = verdict[3] if verdict is not None else None
-        if parsed is not None:
-            # The helper's parse of this batch (it runs `plain_events` on the same bytes).
-            datas, irregular = parsed
-            if irregular:
-                skip = set(irregular)
-                plain = [frame for at, frame in enumerate(batch) if at not in skip]
-            else:
-                plain = batch
-            last = plain[-1] if plain else None
-            if len(plain) == len(datas) == verdict[0] and (  # type: ignore[index]
-                last is None or (type(last) is tuple and last[3] == verdict[1])  # type: ignore[index]
-            ):
-                frames = cast(list[Frame], plain)
-            else:
-                parsed = None
-        if parsed is None:
-            datas, frames, irregular = plain_events(batch)
+        datas, frames, irregular = plain_events(batch)
         others: dict[int, list[RecordedEvent | EndOfStream | Problem]] | None = None
         if irregular:
             others = {}
             for position in irregular:
                 message = as_message(batch[position])
-                others[position] = _decode_one(source, message, index + position, bare_noticed)
+                others[position] = decode_one(source, message, index + position, bare_noticed)
         events: list[Any] | None
-        if not datas:
-            events = []
-        elif verdict is not None and verdict[:2] == (len(datas), frames[-1][3]):
-            events = [CHECKED_COMPACT if verdict[2] else CHECKED] * len(datas)
-        else:
-            try:
-                events = _validate_many(datas)
-            except ValidationError:
-                events = None
+        try:
+            events = _validate_many(datas) if datas else []
+        except ValidationError:
+            events = None
         if others is None and events is not None:
-            # The common case: all plain, all valid (`_recorded`, inlined).
+            # The common case: all plain, all valid (`recorded_event`, inlined).
             for frame, data, event in zip(frames, datas, events, strict=True):
                 location = new(Location)
                 set_source(location, source)
@@ -364,12 +351,6 @@ def _decode_batches(
         index += len(batch)
 
 
-Verdict = tuple[int, int, bool, tuple[list[dict[str, Any]], list[int]] | None]
-"""A helper's word on one batch whose plain events are all valid: their number, the
-`end` of the last one, whether all their texts are their compact JSON, and (when
-sent) its `plain_events` result: the parsed objects and the other positions."""
-
-
 def known_compact(events: Sequence[RecordedEvent]) -> bool:
     """Whether each event's text is known to be exactly `compact_json(event.data)`."""
     values = list(map(_EVENT_MEMBER.__get__, events))
@@ -382,7 +363,7 @@ def plain_events(
     """Split a batch: plain events (parsed objects and their frames), other positions.
 
     Plain means a `Frame` whose text is a JSON object of a type in `PLAIN_EVENT_TYPES`:
-    validation is all it needs. The helper process selects with this same function.
+    validation is all it needs. `replay.pieces` selects the same way.
     """
     datas: list[dict[str, Any]] = []
     frames: list[Frame] = []
@@ -412,7 +393,7 @@ def validate_batch(datas: list[dict[str, Any]]) -> bool:
     return True
 
 
-def _decode_one(
+def decode_one(
     source: str, message: SseMessage, index: int, bare_noticed: list[bool]
 ) -> list[RecordedEvent | EndOfStream | Problem]:
     """JSON step then validation for one message, as the per-message path does them."""
@@ -443,7 +424,7 @@ _RECORDED_SLOTS = tuple(
 )
 
 
-def _recorded(
+def recorded_event(
     source: str, frame: Frame, index: int, data: dict[str, Any], event: Event | None
 ) -> RecordedEvent:
     """`RecordedEvent(Location(source, line, offset, index), data, event, text)`.

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic_core import PydanticSerializationError, to_json
 
 from replay.events import RecordedEvent, known_compact
+from replay.pieces import DeltaRun
 
 RUN_ID_KEYS = frozenset({"runId", "parentRunId", "interruptedRunId"})
 MESSAGE_ID_KEYS = frozenset({"messageId", "parentMessageId"})
@@ -38,13 +39,29 @@ def compact_json(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def compact_lines(events: Sequence[RecordedEvent]) -> str:
+def compact_lines(items: Sequence[RecordedEvent | DeltaRun]) -> str:
     """NDJSON for a batch of events: `compact_json(event.data)` and a LF for each.
 
     A recording written by TanStack already holds exactly that text: when that is
-    known (`known_compact`) or checked true for the batch, the texts are used as they
-    are, else each event is serialised on its own.
+    known (`known_compact`, and always for a `DeltaRun`) or checked true for the
+    batch, the texts are used as they are, else each event is serialised on its own.
     """
+    parts: list[str] = []
+    events: list[RecordedEvent] = []
+    for item in items:
+        if type(item) is DeltaRun:
+            if events:
+                parts.append(_event_lines(events))
+                events = []
+            parts.append(item.lines)
+        else:
+            events.append(item)  # type: ignore[arg-type]
+    if events:
+        parts.append(_event_lines(events))
+    return "".join(parts)
+
+
+def _event_lines(events: Sequence[RecordedEvent]) -> str:
     if not events:
         return ""
     texts = [event.text for event in events]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -113,11 +114,12 @@ def open_input(name: str) -> Iterator[BinaryIO]:
         yield handle
 
 
-def open_recording(name: str, *, sidecars: bool = True, helper: bool = False) -> Iterator[Exchange]:
+def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) -> Iterator[Exchange]:
     """Open one recording argument (`-` is stdin) and yield its exchanges in order.
 
-    `helper`: validate a large SSE file's events in a helper process as well, so the
-    reader can skip that work (`replay.verifier`; results are the same either way).
+    `pieces`: a regular SSE file's stream names its path, so `replay.events` reads it
+    in pieces (`replay.piece_reader`: faster, with a helper process for large files;
+    results are the same either way).
     """
     if name == STDIN:
         stream = sys.stdin.buffer
@@ -139,14 +141,10 @@ def open_recording(name: str, *, sidecars: bool = True, helper: bool = False) ->
         if sidecar is not None:
             request = load_request(sidecar)
             request_source = str(sidecar)
-        verdicts = None
-        if helper:
-            from replay.verifier import start
-
-            verdicts = start(path)
+        by_pieces = pieces and path.is_file() and hasattr(os, "pread")
         yield Exchange(
             name,
-            SseStream(read_chunks(handle, head), verdicts),
+            SseStream(read_chunks(handle, head), str(path) if by_pieces else None),
             request=request,
             request_source=request_source,
         )

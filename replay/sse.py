@@ -84,15 +84,20 @@ class SseDecoder:
         "_start_offset",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, *, line: int = 0, offset: int = 0, last_id: str | None = None) -> None:
+        """A decoder at the start of a stream, or (given where) just after a blank line.
+
+        `line` lines and `offset` bytes precede the first byte fed; a BOM is only
+        looked for at offset 0. `last_id` is the last `id:` seen before.
+        """
         self._buffer = b""
         self._pending_cr = False
-        self._seen_start = False
-        self._line = 0
-        self._offset = 0
+        self._seen_start = offset > 0
+        self._line = line
+        self._offset = offset
         self._data: list[str] = []
         self._event = ""
-        self._last_id: str | None = None
+        self._last_id = last_id
         self._start_line = 0
         self._start_offset = 0
         self._held: SseMessage | None = None
@@ -240,6 +245,11 @@ class SseDecoder:
             else:
                 self._take_line(body, len(raw), out)
 
+    @property
+    def state(self) -> tuple[int, int, str | None]:
+        """Lines and bytes consumed so far, and the last event id (see `__init__`)."""
+        return self._line, self._offset, self._last_id
+
     def close(self) -> list[SseMessage]:
         """End of stream: an unfinished block is still returned, marked unterminated."""
         out: list[SseMessage] = []
@@ -318,16 +328,14 @@ class SseStream:
     per chunk, the list of what it completes, plain messages as `Frame` tuples.
     """
 
-    __slots__ = ("_chunks", "_messages", "verdicts")
+    __slots__ = ("_chunks", "_messages", "path")
 
-    def __init__(
-        self, chunks: Iterable[bytes], verdicts: Iterator[tuple[Any, ...]] | None = None
-    ) -> None:
+    def __init__(self, chunks: Iterable[bytes], path: str | None = None) -> None:
         self._chunks: Iterable[bytes] | None = chunks
         self._messages: Iterator[SseMessage] | None = None
-        self.verdicts = verdicts
-        """Per batch, a helper process's word that its plain events are valid
-        (`replay.verifier`); `replay.events` then skips validating them again."""
+        self.path = path
+        """The regular file the chunks are read from, when they are: `replay.events`
+        may then read it in pieces instead (`replay.piece_reader`)."""
 
     def batches(self) -> Iterator[list[SseMessage | Frame]]:
         """Per chunk read, the messages it completes (then the end-of-stream rest)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from replay.events import EndOfStream, RecordedEvent
 from replay.legacy import LEGACY_EVENT_NAMES, legacy_name
+from replay.pieces import DeltaRun
 from replay.problems import Location, Problem, Severity
 from replay.recording import Exchange
 
@@ -274,6 +275,24 @@ class TranscriptBuilder:
             self._run = None
             self._held = run
         return out
+
+    def add_run(self, deltas: DeltaRun) -> bool:
+        """Take a stretch of deltas whole, when it extends an open stream of the open run.
+
+        That is exactly what `add` does with each of its events then. Otherwise nothing
+        changes and the answer is False: feed `deltas.events()` to `add` one by one.
+        """
+        run = self._run
+        if run is None or not run.started or self._held is not None:
+            return False
+        streams = run.messages if deltas.kind == "TEXT_MESSAGE_CONTENT" else run.tool_calls
+        entry = streams.get(deltas.stream_id)
+        if entry is None or entry.ended:
+            return False
+        self._last_location = deltas.last
+        run.event_count += deltas.count
+        entry.parts.append(deltas.delta)
+        return True
 
     def finish(self) -> list[RunTranscript | Problem]:
         """End of the whole timeline."""

@@ -1,0 +1,288 @@
+"""Read a recording file in pieces, sharing the work with a forked helper when it is large.
+
+`decode_file` goes through the file's pieces (`replay.pieces`) in order and yields the
+pipeline items of each. For a large file it keeps a helper process a few pieces ahead:
+it sends the helper piece numbers, and the helper sends back each piece's summary,
+pickled. When the summary the reader needs next is not ready, the reader summarises the
+next unassigned piece itself rather than wait, so the two processes share the work
+evenly whatever else the reader has to do (folding runs, writing output). A helper that
+dies or answers out of turn only means the reader summarises the rest itself: results
+never depend on the helper, only the time they take.
+
+Needs `os.pread`; `fork` only for the helper.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import struct
+from collections import deque
+from collections.abc import Iterator
+
+from replay.events import decode_batches
+from replay.pieces import (
+    PIECE_SIZE,
+    Item,
+    PieceSummary,
+    Position,
+    apply_summary,
+    piece_bounds,
+    summarize,
+)
+from replay.sse import Frame, SseDecoder, SseMessage
+
+HELPER_MIN_SIZE = 8 << 20
+"""Smaller files are read faster than a helper pays for itself."""
+MAX_SUMMARISED = 8 * PIECE_SIZE
+"""A longer piece (a file with no blank line for that long) is decoded in chunks."""
+AHEAD = 3
+"""Pieces handed to the helper before the reader needs them."""
+CHUNK_SIZE = 1 << 16
+_NUMBER = struct.Struct("<q")
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+Summarised = tuple[int, bytes | None, PieceSummary | None]
+"""A piece's number, its bytes (None when too long to hold) and its summary, if any."""
+
+
+def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterator[Item]:
+    """The pipeline items of a recording file, exactly as its decoded stream gives them.
+
+    `fold_deltas`: stretches of deltas may come as one `replay.pieces.DeltaRun` each.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        bounds = piece_bounds(lambda length, offset: os.pread(fd, length, offset), size, PIECE_SIZE)
+        helper = _Helper.start(fd, bounds, fold_deltas) if size >= HELPER_MIN_SIZE else None
+        try:
+            yield from _decode_pieces(source, fd, bounds, helper, fold_deltas)
+        finally:
+            if helper is not None:
+                helper.stop()
+    finally:
+        os.close(fd)
+
+
+def _decode_pieces(
+    source: str, fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
+) -> Iterator[Item]:
+    position = Position()
+    bare_noticed = [False]
+    last = len(bounds) - 2
+    for number, piece, summary in _summaries(fd, bounds, helper, fold_deltas):
+        end = bounds[number + 1]
+        if piece is not None and summary is not None and summary.fits(piece):
+            yield from apply_summary(source, piece, summary, position)
+            position = Position(
+                end,
+                position.line + 2 * summary.count,
+                position.index + summary.count,
+                position.last_id,
+            )
+            continue
+        # Not all one-line frames, or not all valid: the ordinary decoder, from where the
+        # previous piece left it (a clean state: every piece but the last ends a blank line).
+        decoder = SseDecoder(line=position.line, offset=position.offset, last_id=position.last_id)
+        chunks = [piece] if piece is not None else _read_range(fd, bounds[number], end)
+        counted = [0]
+        batches = _batches(decoder, chunks, close=number == last, counted=counted)
+        yield from decode_batches(
+            source, batches, start_index=position.index, bare_noticed=bare_noticed
+        )
+        line, _, last_id = decoder.state
+        position = Position(end, line, position.index + counted[0], last_id)
+
+
+def _batches(
+    decoder: SseDecoder, chunks: Iterator[bytes] | list[bytes], *, close: bool, counted: list[int]
+) -> Iterator[list[SseMessage | Frame]]:
+    """The decoder's batches for these chunks; `counted[0]` adds up their messages."""
+    for chunk in chunks:
+        frames = decoder.feed_frames(chunk)
+        if frames:
+            counted[0] += len(frames)
+            yield frames
+    if close:
+        rest: list[SseMessage | Frame] = list(decoder.close())
+        if rest:
+            counted[0] += len(rest)
+            yield rest
+
+
+def _summaries(
+    fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
+) -> Iterator[Summarised]:
+    """Every piece in order with its summary: the helper's when it has it, else our own."""
+    count = len(bounds) - 1
+    assigned: deque[int] = deque()
+    own: Summarised | None = None
+    next_free = 0
+
+    def local(number: int) -> Summarised:
+        piece = _read_piece(fd, bounds, number)
+        summary = None
+        if piece is not None:
+            summary = summarize(piece, fold_deltas=fold_deltas, with_colds=True)
+        return number, piece, summary
+
+    for number in range(count):
+        if helper is not None and helper.alive:
+            while len(assigned) < AHEAD and next_free < count:
+                helper.send(next_free)
+                assigned.append(next_free)
+                next_free += 1
+        if own is not None and own[0] == number:
+            yield own
+            own = None
+            continue
+        if helper is not None and assigned and assigned[0] == number:
+            # Rather than wait for the helper, summarise the next unassigned piece here.
+            while own is None and next_free < count and not helper.ready():
+                own = local(next_free)
+                next_free += 1
+            assigned.popleft()
+            summary = helper.receive(number)
+            if helper.alive:
+                yield number, _read_piece(fd, bounds, number), summary
+                continue
+            assigned.clear()  # it is gone: whatever it still had is done here
+        next_free = max(next_free, number + 1)
+        yield local(number)
+
+
+def _read_piece(fd: int, bounds: list[int], number: int) -> bytes | None:
+    """A piece's bytes, or None when it is too long to hold (or the file shrank)."""
+    start, end = bounds[number], bounds[number + 1]
+    if end - start > MAX_SUMMARISED:
+        return None
+    data = os.pread(fd, end - start, start)
+    return data if len(data) == end - start else None
+
+
+def _read_range(fd: int, start: int, end: int) -> Iterator[bytes]:
+    while start < end:
+        chunk = os.pread(fd, min(CHUNK_SIZE, end - start), start)
+        if not chunk:
+            return
+        yield chunk
+        start += len(chunk)
+
+
+class _Helper:
+    """The reader's end of the helper process: piece numbers out, summaries back."""
+
+    def __init__(self, pid: int, commands: int, results: int) -> None:
+        self._pid = pid
+        self._commands = commands
+        self._results = results
+        self.alive = True
+
+    @classmethod
+    def start(cls, fd: int, bounds: list[int], fold_deltas: bool) -> _Helper | None:
+        """Fork a helper when the machine has a spare core (else None)."""
+        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+            return None
+        commands_in, commands_out = os.pipe()
+        results_in, results_out = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            for end in (commands_in, commands_out, results_in, results_out):
+                os.close(end)
+            return None
+        if pid == 0:  # the helper: never returns
+            code = 0
+            try:
+                os.close(commands_out)
+                os.close(results_in)
+                _serve(fd, bounds, commands_in, results_out, fold_deltas)
+            except BaseException:  # the reader does whatever is missing
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(commands_in)
+        os.close(results_out)
+        return cls(pid, commands_out, results_in)
+
+    def send(self, number: int) -> None:
+        try:
+            _write_all(self._commands, _NUMBER.pack(number))
+        except OSError:
+            self.alive = False
+
+    def ready(self) -> bool:
+        """Whether the next summary has started to arrive (or the helper is gone)."""
+        if not self.alive:
+            return True
+        readable, _, _ = select.select([self._results], [], [], 0)
+        return bool(readable)
+
+    def receive(self, number: int) -> PieceSummary | None:
+        """The summary of piece `number`; on any failure the helper is dropped."""
+        if self.alive:
+            try:
+                head = _read_exact(self._results, _NUMBER.size)
+                (length,) = _NUMBER.unpack(head)
+                answered, summary = pickle.loads(_read_exact(self._results, length))
+                if answered == number and (summary is None or type(summary) is PieceSummary):
+                    return summary
+            except (OSError, EOFError, ValueError, struct.error, pickle.UnpicklingError):
+                pass
+            self.stop()
+        return None
+
+    def stop(self) -> None:
+        """End the helper (whatever it is doing) and reap it."""
+        if self._pid == 0:
+            return
+        self.alive = False
+        for fd in (self._commands, self._results):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self._pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self._pid, 0)
+        self._pid = 0
+
+
+def _serve(fd: int, bounds: list[int], commands: int, results: int, fold_deltas: bool) -> None:
+    """The helper's loop: summarise each piece asked for, in order, until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the reader's to handle
+    with contextlib.suppress(OSError, AttributeError):  # Linux: room for whole summaries
+        import fcntl
+
+        fcntl.fcntl(results, fcntl.F_SETPIPE_SZ, 1 << 20)
+    while True:
+        try:
+            (number,) = _NUMBER.unpack(_read_exact(commands, _NUMBER.size))
+        except (OSError, EOFError):
+            return
+        piece = _read_piece(fd, bounds, number)
+        summary = None
+        if piece is not None:
+            summary = summarize(piece, fold_deltas=fold_deltas, with_colds=True)
+        payload = pickle.dumps((number, summary), _PROTOCOL)
+        _write_all(results, _NUMBER.pack(len(payload)) + payload)
+
+
+def _read_exact(fd: int, length: int) -> bytes:
+    parts: list[bytes] = []
+    while length:
+        part = os.read(fd, length)
+        if not part:
+            raise EOFError("the pipe closed")
+        parts.append(part)
+        length -= len(part)
+    return b"".join(parts)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]

@@ -1,0 +1,314 @@
+"""A large regular recording in pieces: summarised by any process, applied in file order.
+
+TanStack writes every event as one `data: {...}` line and a blank line. After a blank
+line the SSE decoder's state is clean, so a file can be cut after any `\\n\\n` into
+pieces that decode on their own. Each piece is *summarised* — split into frames, parsed,
+validated, checked for compact JSON, its deltas grouped — by whichever of two processes
+has time (`replay.piece_reader`), then *applied* here, in file order, by the reader:
+the summary becomes pipeline items, a `RecordedEvent` for most events and one `DeltaRun`
+for each stretch of consecutive deltas of one text message or tool call.
+
+A piece that is not made only of such frames, or holds an event that fails validation,
+gets no summary: the reader decodes it with the ordinary decoder, so findings and
+locations are exactly what they are without pieces. The summary only saves work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any
+
+from pydantic_core import from_json, to_json
+
+from replay.events import (
+    CHECKED,
+    CHECKED_COMPACT,
+    PLAIN_EVENT_TYPES,
+    EndOfStream,
+    RecordedEvent,
+    decode_one,
+    recorded_event,
+    validate_batch,
+)
+from replay.problems import Location, Problem
+from replay.sse import FrameKind, SseMessage
+
+PIECE_SIZE = 1 << 20
+"""Nominal piece length: small enough to share work evenly, big enough to be cheap."""
+DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
+"""The delta events folded in bulk, and the key naming the stream each one extends."""
+SSE = FrameKind.SSE
+_SEPARATOR = b"\n\ndata: "
+_FRAME_OVERHEAD = len(b"data: \n\n")
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaRun:
+    """Consecutive deltas of one text message or tool call, as one pipeline item.
+
+    Folding them is appending one string to the stream they extend, so a consumer
+    that knows the stream is open takes all of them in one step
+    (`replay.transcript.TranscriptBuilder.add_run`); any other consumer reads
+    `events()`, exactly the events the ordinary decoder yields for them.
+    """
+
+    kind: str
+    """`TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`."""
+    stream_id: str
+    delta: str
+    """The events' deltas, joined."""
+    count: int
+    lines: str
+    """The events' texts (compact JSON), each followed by a LF: their `--json` output."""
+    start: Location
+    last: Location
+
+    def events(self) -> list[RecordedEvent]:
+        """The events of the run, each located, with its text and data."""
+        source = self.start.source
+        line, offset, index = self.start.line, self.start.offset, self.start.index
+        out: list[RecordedEvent] = []
+        for text in self.lines.split("\n")[:-1]:
+            end = offset + len(text.encode()) + _FRAME_OVERHEAD
+            frame = (text, line, offset, end, None)
+            out.append(recorded_event(source, frame, index, from_json(text), CHECKED_COMPACT))
+            line, offset, index = line + 2, end, index + 1
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PieceSummary:
+    """What a process found in a piece whose frames are all one `data:` line each.
+
+    Every event that is JSON of a plain type (`replay.events.PLAIN_EVENT_TYPES`) is
+    valid; `irregular` lists the other frames (the reader decodes those one by one).
+    """
+
+    count: int
+    """Number of frames (each one SSE message)."""
+    compact: bool
+    """Every plain event's text is its compact JSON (then `runs` may be non-empty)."""
+    runs: tuple[tuple[int, int, str, str, str], ...]
+    """Delta stretches as (first frame, frame count, kind, stream id, joined delta)."""
+    irregular: tuple[int, ...]
+    colds: tuple[dict[str, Any], ...] | None
+    """The parsed plain events outside `runs`, in order, when sent along (else None)."""
+
+    def fits(self, piece: bytes) -> bool:
+        """Whether this can be the summary of `piece` (a cheap guard against mix-ups)."""
+        count = self.count
+        return (
+            piece.startswith(b"data: ")
+            and piece.count(_SEPARATOR) + 1 == count
+            and all(first + length <= count for first, length, *_ in self.runs)
+            and all(at < count for at in self.irregular)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a piece starts: its byte offset, line, SSE message index and last event id."""
+
+    offset: int = 0
+    line: int = 0
+    """Lines before the piece (its first line is `line + 1`)."""
+    index: int = 0
+    last_id: str | None = None
+
+
+def piece_bounds(read_at: Any, size: int, piece_size: int = PIECE_SIZE) -> list[int]:
+    """Cut points, from 0 to `size`: each after a `\\n\\n` found at or past a multiple of
+    `piece_size`. `read_at(length, offset)` reads the file (like `os.pread`)."""
+    bounds = [0]
+    nominal = piece_size
+    while nominal < size:
+        at = max(nominal, bounds[-1])
+        window = 1 << 16
+        cut = -1
+        while at < size:
+            found = read_at(window, at).find(b"\n\n")
+            if found >= 0:
+                cut = at + found + 2
+                break
+            at += window - 1  # keep one byte: a `\n\n` may straddle the windows
+            window *= 2
+        if cut < 0 or cut >= size:
+            break
+        bounds.append(cut)
+        nominal = max(nominal + piece_size, cut)
+    bounds.append(size)
+    return bounds
+
+
+def summarize(
+    piece: bytes, *, fold_deltas: bool = True, with_colds: bool = False
+) -> PieceSummary | None:
+    """Summarise a piece, or None when it is not all one-line frames or not all valid.
+
+    `fold_deltas`: group delta stretches into `runs` (when the piece is compact JSON).
+    `with_colds`: send the parsed plain events outside `runs` along (a helper does:
+    the reader then need not parse them again).
+    """
+    if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
+        return None
+    texts = piece[6:-2].split(_SEPARATOR)
+    count = len(texts)
+    # Two LFs per frame and no other: every frame is one `data: ` line and a blank one.
+    # An empty `data: ` line dispatches nothing, so it is left to the decoder.
+    if piece.count(b"\n") != 2 * count or not all(texts):
+        return None
+    if not piece.isascii():
+        try:
+            piece.decode()
+        except UnicodeDecodeError:
+            return None
+    try:
+        datas: list[Any] = list(map(from_json, texts))
+    except ValueError:
+        datas = [_parse_or_none(text) for text in texts]
+    plain = PLAIN_EVENT_TYPES
+    irregular: list[int] = []
+    plain_datas: list[dict[str, Any]] = []
+    plain_texts: list[bytes] = []
+    for at, data in enumerate(datas):
+        if type(data) is dict and data.get("type") in plain and texts[at][:1] == b"{":
+            plain_datas.append(data)
+            plain_texts.append(texts[at])
+        else:
+            irregular.append(at)
+    if plain_datas and not validate_batch(plain_datas):
+        return None
+    compact = _compact(plain_datas, plain_texts)
+    runs: list[tuple[int, int, str, str, str]] = []
+    colds: list[dict[str, Any]] = []
+    if compact and fold_deltas:
+        runs, colds = _group_deltas(datas, irregular)
+    elif with_colds:
+        colds = plain_datas
+    return PieceSummary(
+        count, compact, tuple(runs), tuple(irregular), tuple(colds) if with_colds else None
+    )
+
+
+def _parse_or_none(text: bytes) -> Any:
+    try:
+        return from_json(text)
+    except ValueError:
+        return None
+
+
+def _compact(datas: list[dict[str, Any]], texts: list[bytes]) -> bool:
+    """Whether each text is exactly its value's compact JSON (one C call for all)."""
+    try:
+        return to_json(datas) == b"[" + b",".join(texts) + b"]"
+    except ValueError:
+        return False
+
+
+def _group_deltas(
+    datas: list[Any], irregular: list[int]
+) -> tuple[list[tuple[int, int, str, str, str]], list[dict[str, Any]]]:
+    """Stretches of consecutive deltas of one stream, and the plain events outside them."""
+    runs: list[tuple[int, int, str, str, str]] = []
+    colds: list[dict[str, Any]] = []
+    skip = set(irregular)
+    id_keys = DELTA_ID_KEYS
+    first = -1
+    kind = stream = ""
+    parts: list[str] = []
+    for at, data in enumerate(datas):
+        id_key = id_keys.get(data["type"]) if at not in skip else None
+        if id_key is not None:
+            stream_id = data[id_key]
+            if first >= 0 and data["type"] == kind and stream_id == stream:
+                parts.append(data["delta"])
+                continue
+            if first >= 0:
+                runs.append((first, at - first, kind, stream, "".join(parts)))
+            first, kind, stream, parts = at, data["type"], stream_id, [data["delta"]]
+            continue
+        if first >= 0:
+            runs.append((first, at - first, kind, stream, "".join(parts)))
+            first = -1
+        if at not in skip:
+            colds.append(data)
+    if first >= 0:
+        runs.append((first, len(datas) - first, kind, stream, "".join(parts)))
+    return runs, colds
+
+
+Item = RecordedEvent | DeltaRun | EndOfStream | Problem
+
+
+def apply_summary(
+    source: str,
+    piece: bytes,
+    summary: PieceSummary,
+    position: Position,
+) -> Iterator[Item]:
+    """The pipeline items of a summarised piece, in order (`DeltaRun`s for its `runs`)."""
+    texts = piece[6:-2].split(_SEPARATOR)
+    lengths = list(map(len, texts))
+    starts = list(accumulate(lengths, initial=0))  # bytes of the texts before frame i
+    line0, offset0, index0, last_id = (
+        position.line + 1,
+        position.offset,
+        position.index,
+        position.last_id,
+    )
+    if summary.compact:
+        out = piece[6:-1].replace(_SEPARATOR, b"\n").decode()
+        if out.isascii():
+            line_starts = starts  # one character per byte
+        else:
+            line_starts = list(accumulate(map(len, out.split("\n")[:-1]), initial=0))
+    else:
+        out = ""
+        line_starts = starts
+    runs = summary.runs
+    irregular = set(summary.irregular)
+    colds = iter(summary.colds) if summary.colds is not None else None
+    marker = CHECKED_COMPACT if summary.compact else CHECKED
+    bare_noticed = [True]  # SSE frames never trigger the NDJSON notice
+    step = _FRAME_OVERHEAD
+    run_at = 0
+    at = 0
+    while at < summary.count:
+        if run_at < len(runs) and runs[run_at][0] == at:
+            first, count, kind, stream_id, delta = runs[run_at]
+            run_at += 1
+            last = first + count - 1
+            yield DeltaRun(
+                kind,
+                stream_id,
+                delta,
+                count,
+                out[line_starts[first] + first : line_starts[last + 1] + last + 1],
+                Location(
+                    source,
+                    line0 + 2 * first,
+                    offset0 + starts[first] + step * first,
+                    index0 + first,
+                ),
+                Location(
+                    source, line0 + 2 * last, offset0 + starts[last] + step * last, index0 + last
+                ),
+            )
+            at = last + 1
+            continue
+        offset = offset0 + starts[at] + step * at
+        end = offset + lengths[at] + step
+        if summary.compact:
+            text = out[line_starts[at] + at : line_starts[at + 1] + at]
+        else:
+            text = texts[at].decode()
+        if at in irregular:
+            message = SseMessage(text, line0 + 2 * at, offset, SSE, "", last_id, False, end)
+            yield from decode_one(source, message, index0 + at, bare_noticed)
+        else:
+            data = next(colds) if colds is not None else from_json(text)
+            frame = (text, line0 + 2 * at, offset, end, last_id)
+            yield recorded_event(source, frame, index0 + at, data, marker)
+        at += 1
