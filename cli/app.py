@@ -6,8 +6,6 @@ are imported inside the command bodies so that `agui --help` starts fast.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 import typer
 
 from cli.migrate_command import migrate
@@ -30,6 +28,8 @@ app = typer.Typer(
 
 
 def _installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("agui-cli")
     except PackageNotFoundError:

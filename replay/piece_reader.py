@@ -23,6 +23,7 @@ import struct
 from collections import deque
 from collections.abc import Iterator
 
+from replay.delta_templates import DeltaTemplates
 from replay.events import decode_batches
 from replay.pieces import (
     PIECE_SIZE,
@@ -122,12 +123,15 @@ def _summaries(
     assigned: deque[int] = deque()
     own: Summarised | None = None
     next_free = 0
+    templates = DeltaTemplates()
 
     def local(number: int) -> Summarised:
         piece = _read_piece(fd, bounds, number)
         summary = None
         if piece is not None:
-            summary = summarize(piece, fold_deltas=fold_deltas, with_colds=True)
+            summary = summarize(
+                piece, fold_deltas=fold_deltas, with_colds=True, templates=templates
+            )
         return number, piece, summary
 
     for number in range(count):
@@ -258,6 +262,7 @@ def _serve(fd: int, bounds: list[int], commands: int, results: int, fold_deltas:
         import fcntl
 
         fcntl.fcntl(results, fcntl.F_SETPIPE_SZ, 1 << 20)
+    templates = DeltaTemplates()
     while True:
         try:
             (number,) = _NUMBER.unpack(_read_exact(commands, _NUMBER.size))
@@ -266,7 +271,9 @@ def _serve(fd: int, bounds: list[int], commands: int, results: int, fold_deltas:
         piece = _read_piece(fd, bounds, number)
         summary = None
         if piece is not None:
-            summary = summarize(piece, fold_deltas=fold_deltas, with_colds=True)
+            summary = summarize(
+                piece, fold_deltas=fold_deltas, with_colds=True, templates=templates
+            )
         payload = pickle.dumps((number, summary), _PROTOCOL)
         _write_all(results, _NUMBER.pack(len(payload)) + payload)
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate
 from typing import Any
 
 from pydantic_core import from_json, to_json
 
+from replay.delta_templates import DELTA_ID_KEYS, DeltaTemplates
 from replay.events import (
     CHECKED,
     CHECKED_COMPACT,
@@ -30,17 +32,18 @@ from replay.events import (
     RecordedEvent,
     decode_one,
     recorded_event,
-    validate_batch,
 )
 from replay.problems import Location, Problem
+from replay.shape_check import all_valid
 from replay.sse import FrameKind, SseMessage
 
 PIECE_SIZE = 1 << 20
 """Nominal piece length: small enough to share work evenly, big enough to be cheap."""
-DELTA_ID_KEYS = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
-"""The delta events folded in bulk, and the key naming the stream each one extends."""
 SSE = FrameKind.SSE
 _SEPARATOR = b"\n\ndata: "
+_EMPTY = b"\n\ndata: \n"
+_parse = partial(from_json, cache_strings="keys")
+"""Keys repeat in every event; values rarely do."""
 _FRAME_OVERHEAD = len(b"data: \n\n")
 
 
@@ -89,7 +92,7 @@ class PieceSummary:
     count: int
     """Number of frames (each one SSE message)."""
     compact: bool
-    """Every plain event's text is its compact JSON (then `runs` may be non-empty)."""
+    """Every plain event outside `runs` is exactly its compact JSON (those in runs are)."""
     runs: tuple[tuple[int, int, str, str, str], ...]
     """Delta stretches as (first frame, frame count, kind, stream id, joined delta)."""
     irregular: tuple[int, ...]
@@ -143,58 +146,99 @@ def piece_bounds(read_at: Any, size: int, piece_size: int = PIECE_SIZE) -> list[
 
 
 def summarize(
-    piece: bytes, *, fold_deltas: bool = True, with_colds: bool = False
+    piece: bytes,
+    *,
+    fold_deltas: bool = True,
+    with_colds: bool = False,
+    templates: DeltaTemplates | None = None,
 ) -> PieceSummary | None:
     """Summarise a piece, or None when it is not all one-line frames or not all valid.
 
-    `fold_deltas`: group delta stretches into `runs` (when the piece is compact JSON).
-    `with_colds`: send the parsed plain events outside `runs` along (a helper does:
-    the reader then need not parse them again).
+    `fold_deltas`: group delta stretches into `runs`, recognising what `templates`
+    (learned by this process so far, and taught here) can; frames they cannot are
+    parsed and validated. `with_colds`: send the parsed plain events outside `runs`
+    along (the reader then need not parse them again).
     """
     if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
         return None
-    texts = piece[6:-2].split(_SEPARATOR)
-    count = len(texts)
+    count = piece.count(_SEPARATOR) + 1
     # Two LFs per frame and no other: every frame is one `data: ` line and a blank one.
     # An empty `data: ` line dispatches nothing, so it is left to the decoder.
-    if piece.count(b"\n") != 2 * count or not all(texts):
+    if piece.count(b"\n") != 2 * count or piece.startswith(b"data: \n") or _EMPTY in piece:
         return None
     if not piece.isascii():
         try:
             piece.decode()
         except UnicodeDecodeError:
             return None
+    runs: list[tuple[int, int, str, str, str]] = []
+    if fold_deltas and templates is not None and templates.active:
+        positions, texts = _outside_stretches(piece, templates, runs)
+    else:
+        texts = piece[6:-2].split(_SEPARATOR)
+        positions = list(range(count))
     try:
-        datas: list[Any] = list(map(from_json, texts))
+        datas: list[Any] = list(map(_parse, texts))
     except ValueError:
         datas = [_parse_or_none(text) for text in texts]
     plain = PLAIN_EVENT_TYPES
     irregular: list[int] = []
-    plain_datas: list[dict[str, Any]] = []
-    plain_texts: list[bytes] = []
+    plain_at: list[int] = []
     for at, data in enumerate(datas):
         if type(data) is dict and data.get("type") in plain and texts[at][:1] == b"{":
-            plain_datas.append(data)
-            plain_texts.append(texts[at])
+            plain_at.append(at)
         else:
-            irregular.append(at)
-    if plain_datas and not validate_batch(plain_datas):
+            irregular.append(positions[at])
+    if len(plain_at) == len(datas):
+        plain_datas, plain_texts = datas, texts
+    else:
+        plain_datas = [datas[at] for at in plain_at]
+        plain_texts = [texts[at] for at in plain_at]
+    if plain_datas and not all_valid(plain_datas):
         return None
     compact = _compact(plain_datas, plain_texts)
-    runs: list[tuple[int, int, str, str, str]] = []
-    colds: list[dict[str, Any]] = []
+    colds = plain_datas
     if compact and fold_deltas:
-        runs, colds = _group_deltas(datas, irregular)
-    elif with_colds:
-        colds = plain_datas
+        colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
+        if templates is not None:
+            for data, text in zip(plain_datas, plain_texts, strict=True):
+                if data["type"] in DELTA_ID_KEYS:
+                    templates.learn(data, text)
+        runs.sort()
     return PieceSummary(
         count, compact, tuple(runs), tuple(irregular), tuple(colds) if with_colds else None
     )
 
 
+def _outside_stretches(
+    piece: bytes, templates: DeltaTemplates, runs: list[tuple[int, int, str, str, str]]
+) -> tuple[list[int], list[bytes]]:
+    """Walk the frames: add each template-matching stretch to `runs`; return the frame
+    numbers and texts of the frames outside them."""
+    positions: list[int] = []
+    texts: list[bytes] = []
+    match = templates.match
+    find = piece.find
+    size = len(piece)
+    at = start = 0
+    while start < size:
+        found = match(piece, start)
+        if found is not None:
+            end, frames, kind, stream_id, delta = found
+            runs.append((at, frames, kind, stream_id, delta))
+            at += frames
+        else:
+            end = find(b"\n\n", start) + 2
+            positions.append(at)
+            texts.append(piece[start + 6 : end - 2])
+            at += 1
+        start = end
+    return positions, texts
+
+
 def _parse_or_none(text: bytes) -> Any:
     try:
-        return from_json(text)
+        return _parse(text)
     except ValueError:
         return None
 
@@ -208,35 +252,37 @@ def _compact(datas: list[dict[str, Any]], texts: list[bytes]) -> bool:
 
 
 def _group_deltas(
-    datas: list[Any], irregular: list[int]
-) -> tuple[list[tuple[int, int, str, str, str]], list[dict[str, Any]]]:
-    """Stretches of consecutive deltas of one stream, and the plain events outside them."""
-    runs: list[tuple[int, int, str, str, str]] = []
+    datas: list[dict[str, Any]],
+    positions: list[int],
+    runs: list[tuple[int, int, str, str, str]],
+) -> list[dict[str, Any]]:
+    """Add stretches of consecutive deltas of one stream (among these events, at these
+    frame numbers) to `runs`; return the other events."""
     colds: list[dict[str, Any]] = []
-    skip = set(irregular)
     id_keys = DELTA_ID_KEYS
-    first = -1
+    first = last = -1
     kind = stream = ""
     parts: list[str] = []
-    for at, data in enumerate(datas):
-        id_key = id_keys.get(data["type"]) if at not in skip else None
+    for at, data in zip(positions, datas, strict=True):
+        id_key = id_keys.get(data["type"])
         if id_key is not None:
             stream_id = data[id_key]
-            if first >= 0 and data["type"] == kind and stream_id == stream:
+            if first >= 0 and at == last + 1 and data["type"] == kind and stream_id == stream:
                 parts.append(data["delta"])
+                last = at
                 continue
             if first >= 0:
-                runs.append((first, at - first, kind, stream, "".join(parts)))
-            first, kind, stream, parts = at, data["type"], stream_id, [data["delta"]]
+                runs.append((first, last - first + 1, kind, stream, "".join(parts)))
+            first = last = at
+            kind, stream, parts = data["type"], stream_id, [data["delta"]]
             continue
         if first >= 0:
-            runs.append((first, at - first, kind, stream, "".join(parts)))
+            runs.append((first, last - first + 1, kind, stream, "".join(parts)))
             first = -1
-        if at not in skip:
-            colds.append(data)
+        colds.append(data)
     if first >= 0:
-        runs.append((first, len(datas) - first, kind, stream, "".join(parts)))
-    return runs, colds
+        runs.append((first, last - first + 1, kind, stream, "".join(parts)))
+    return colds
 
 
 Item = RecordedEvent | DeltaRun | EndOfStream | Problem
@@ -258,15 +304,11 @@ def apply_summary(
         position.index,
         position.last_id,
     )
-    if summary.compact:
-        out = piece[6:-1].replace(_SEPARATOR, b"\n").decode()
-        if out.isascii():
-            line_starts = starts  # one character per byte
-        else:
-            line_starts = list(accumulate(map(len, out.split("\n")[:-1]), initial=0))
+    out = b"\n".join(texts).decode() + "\n"
+    if out.isascii():
+        line_starts = starts  # one character per byte
     else:
-        out = ""
-        line_starts = starts
+        line_starts = list(accumulate(map(len, out.split("\n")[:-1]), initial=0))
     runs = summary.runs
     irregular = set(summary.irregular)
     colds = iter(summary.colds) if summary.colds is not None else None
@@ -300,10 +342,7 @@ def apply_summary(
             continue
         offset = offset0 + starts[at] + step * at
         end = offset + lengths[at] + step
-        if summary.compact:
-            text = out[line_starts[at] + at : line_starts[at + 1] + at]
-        else:
-            text = texts[at].decode()
+        text = out[line_starts[at] + at : line_starts[at + 1] + at]
         if at in irregular:
             message = SseMessage(text, line0 + 2 * at, offset, SSE, "", last_id, False, end)
             yield from decode_one(source, message, index0 + at, bare_noticed)
