@@ -90,8 +90,9 @@ def run_replay(
 ) -> ExitCode:
     """Do the whole job; return the exit code (raises only when the job cannot be done)."""
     from cli.timeline import Timeline
+    from replay.check_loop import CheckLoop
     from replay.checks import Checker
-    from replay.events import RecordedEvent, decode_events
+    from replay.events import EndOfStream, RecordedEvent, decode_events
     from replay.normalize import Normalizer, compact_json, compact_lines
     from replay.pieces import DeltaRun
     from replay.problems import Problem, Severity
@@ -127,7 +128,7 @@ def run_replay(
     # `--json` lines are written in batches (one joined write, recorded text reused
     # when it already is the compact form); they are flushed before anything goes to
     # stderr, so a terminal shows both in order, and at once when pacing.
-    pending_lines: list[RecordedEvent | DeltaRun] = []
+    pending_lines: list[RecordedEvent | DeltaRun | str] = []
     batch_lines = options.json_events and pacer is None
 
     def flush_lines() -> None:
@@ -173,18 +174,21 @@ def run_replay(
         if produced:
             emit(x for x in produced if not isinstance(x, RunTranscript))
 
-    def take_run(run: DeltaRun) -> None:
-        """A stretch of deltas: folded whole when it extends an open stream, else event
-        by event (only the plain loop below asks for runs: nothing to show or pace)."""
-        if not builder.add_run(run):
-            for event in run.events():
-                take(event)
-        elif batch_lines:
-            pending_lines.append(run)
-            if len(pending_lines) >= 1024:
-                flush_lines()
-
     plain_events = normalizer is None and pacer is None and timeline is None
+
+    class LinesAndFindings:
+        """The check loop's sink when nothing is shown or paced per event."""
+
+        def line(self, item: RecordedEvent | DeltaRun | str) -> None:
+            if batch_lines:
+                pending_lines.append(item)
+                if len(pending_lines) >= 1024:
+                    flush_lines()
+
+        def problem(self, problem: Problem) -> None:
+            emit((problem,))
+
+    loop = CheckLoop(builder, checker, LinesAndFindings())
 
     # Millions of short-lived event objects pass through: hiding import-time objects
     # from the collector and collecting young objects less often keeps it cheap (there
@@ -210,40 +214,27 @@ def run_replay(
                     )
                 )
                 # The checker only needs to know whether anything, and any event, was read.
+                if plain_events:
+                    # Nothing to show, pace or rewrite per event: the check loop.
+                    for item in items:
+                        checker.observe(item)
+                        loop.add(item)
+                        if not isinstance(item, Problem | EndOfStream):
+                            break
+                    for item in items:
+                        loop.add(item)
+                    continue
                 for item in items:
                     checker.observe(item)
                     if isinstance(item, RecordedEvent):
                         take(item)
                         break
-                    if isinstance(item, DeltaRun):
-                        take_run(item)
-                        break
                     emit(add(item))
-                if plain_events:
-                    # Nothing to show, pace or rewrite per event: the short loop.
-                    for item in items:
-                        if type(item) is RecordedEvent:
-                            produced = add(item)
-                            if produced:
-                                emit(x for x in produced if isinstance(x, RunTranscript))
-                            if batch_lines:
-                                pending_lines.append(item)
-                                if len(pending_lines) >= 1024:
-                                    flush_lines()
-                            if produced:
-                                emit(x for x in produced if not isinstance(x, RunTranscript))
-                        elif type(item) is DeltaRun:
-                            take_run(item)
-                        elif isinstance(item, RecordedEvent):
-                            take(item)
-                        else:
-                            emit(add(item))
-                else:
-                    for item in items:
-                        if isinstance(item, RecordedEvent):
-                            take(item)
-                        else:
-                            emit(add(item))
+                for item in items:
+                    if isinstance(item, RecordedEvent):
+                        take(item)
+                    else:
+                        emit(add(item))
             emit(checker.end_source())
         emit(builder.finish())
         emit(checker.finish())

@@ -16,7 +16,7 @@ import json
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
@@ -30,7 +30,6 @@ from replay.batch import (
 )
 from replay.canonical import CanonicalJsonError, digest
 from replay.events import EndOfStream, RecordedEvent
-from replay.pieces import DeltaRun
 from replay.problems import Location, Problem
 from replay.rules import RULES_BY_ID, finding
 from replay.transcript import Outcome, RunTranscript
@@ -38,6 +37,9 @@ from replay.transcript import Outcome, RunTranscript
 MAX_INDEXED_RUNS = 50_000
 """Runs remembered for ancestor look-ups; older ones are forgotten (their continuations
 then get a `resume-parent-not-recorded` notice instead of a batch check)."""
+RAW_DESCRIPTOR_BUDGET = 16 << 20
+"""Bytes of paused runs' descriptors kept as plain JSON; beyond, they are compressed
+(slower to store, three times smaller): memory stays bounded whatever the file size."""
 MAX_ANCESTRY = 256
 """Longest parentRunId chain followed; guards against cycles in hostile recordings."""
 
@@ -59,13 +61,21 @@ class RunEntry:
     tool_call_ids: frozenset[str]
     """Tool calls the run itself made (streamed or in its snapshot)."""
     interrupts: bytes | None
-    """The descriptors of a paused run, as zlib-compressed canonical-order JSON."""
+    """The descriptors of a paused run: their JSON array, as it is (it starts with `[`)
+    or zlib-compressed (see `RAW_DESCRIPTOR_BUDGET`)."""
+
+    def compressed(self) -> RunEntry:
+        """This entry with its descriptors compressed."""
+        if self.interrupts is None or self.interrupts[:1] != b"[":
+            return self
+        return replace(self, interrupts=zlib.compress(self.interrupts, 1))
 
     def descriptors(self) -> list[dict[str, Any]]:
         """The paused run's interrupt descriptors, decoded on demand."""
         if self.interrupts is None:
             return []
-        value = json.loads(zlib.decompress(self.interrupts))
+        text = self.interrupts
+        value = json.loads(text if text[:1] == b"[" else zlib.decompress(text))
         return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
@@ -192,10 +202,15 @@ class Checker:
         *,
         now: Callable[[], datetime] | None = None,
         max_runs: int = MAX_INDEXED_RUNS,
+        index: OrderedDict[str, RunEntry] | None = None,
     ) -> None:
+        """`index`: where runs are remembered (a helper process passes one that notes
+        what is looked up; `replay.settle`)."""
         self._now = now or (lambda: datetime.now(UTC))
         self._max_runs = max_runs
-        self._index: OrderedDict[str, RunEntry] = OrderedDict()
+        self._index: OrderedDict[str, RunEntry] = OrderedDict() if index is None else index
+        self._raw_bytes = 0
+        """Descriptor bytes stored uncompressed so far (never given back: a bound)."""
         self._source: str | None = None
         self._source_exchanges = 0
         self._exchange: str | None = None
@@ -234,14 +249,14 @@ class Checker:
         self._events = 0
         return out
 
-    def observe(self, item: RecordedEvent | DeltaRun | EndOfStream | Problem) -> None:
+    def observe(self, item: object) -> None:
         """Count what the decoder produced for the current exchange.
 
         Only whether anything, and any event, was read matters: once an event has been
         observed in an exchange, callers may stop calling this for the rest of it.
         """
         self._items += 1
-        if isinstance(item, RecordedEvent | DeltaRun):
+        if not isinstance(item, EndOfStream | Problem):  # an event, or several
             self._events += 1
 
     def _end_exchange(self) -> list[Problem]:
@@ -265,6 +280,23 @@ class Checker:
         self._remember(transcript)
         return problems
 
+    def knows_any(self, run_ids: Iterable[str]) -> bool:
+        """Whether any of these runs is remembered."""
+        index = self._index
+        return any(run_id in index for run_id in run_ids)
+
+    def adopt(self, entries: Iterable[tuple[str, RunEntry]]) -> None:
+        """Remember runs checked elsewhere (`replay.check_loop.Settled`), in order."""
+        index = self._index
+        for key, entry in entries:
+            raw = entry.interrupts is not None and entry.interrupts[:1] == b"["
+            if raw and not self._keep_raw(entry.interrupts):  # type: ignore[arg-type]
+                entry = entry.compressed()
+            index[key] = entry
+            index.move_to_end(key)
+        while len(index) > self._max_runs:
+            index.popitem(last=False)
+
     def entry(self, run_id: str) -> RunEntry | None:
         """The remembered summary of a run, if it is still indexed."""
         entry = self._index.get(run_id)
@@ -282,7 +314,7 @@ class Checker:
             except (ValueError, PydanticSerializationError):  # lone surrogates
                 dumped = json.dumps(list(transcript.interrupts), separators=(",", ":"))
                 text = dumped.encode("utf-8", "surrogatepass")
-            packed = zlib.compress(text, 1)
+            packed = text if self._keep_raw(text) else zlib.compress(text, 1)
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
         for key in keys:
             assert key is not None
@@ -297,6 +329,13 @@ class Checker:
             self._index.move_to_end(key)
         while len(self._index) > self._max_runs:
             self._index.popitem(last=False)
+
+    def _keep_raw(self, text: bytes) -> bool:
+        """Whether descriptors this long may still be kept uncompressed (and count them)."""
+        if self._raw_bytes + len(text) > RAW_DESCRIPTOR_BUDGET:
+            return False
+        self._raw_bytes += len(text)
+        return True
 
     def _known_tool_calls(self, transcript: RunTranscript) -> set[str]:
         known = {call.id for call in transcript.tool_calls}

@@ -34,10 +34,13 @@ MAX_TEMPLATES: Final = 32
 WIDE_INT: Final = 10**15 - 1
 """The largest magnitude the integer pattern matches (at most 15 digits)."""
 
-STRING: Final = rb'"(?:[^"\\\x00-\x1f]|\\["\\bfnrt]|\\u00(?:0[0-7bef]|1[0-9a-f]))*"'
-"""A JSON string exactly as the compact serialiser writes it (raw UTF-8 otherwise)."""
+_PLAIN = rb'[^"\\\x00-\x1f]*'
+_ESCAPE = rb'\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))'
+STRING: Final = b'"' + _PLAIN + b"(?:" + _ESCAPE + _PLAIN + b')*"'
+"""A JSON string exactly as the compact serialiser writes it (raw UTF-8 otherwise);
+runs of plain characters are taken whole (one character set, no alternation)."""
 INTEGER: Final = rb"(?:0|-?[1-9][0-9]{0,14})"
-_DELTA: Final = re.compile(rb'"delta":"((?:[^"\\]|\\.)*)"')
+_DELTA: Final = re.compile(rb'"delta":"([^"\\]*(?:\\.[^"\\]*)*)"')
 _FREE_STR: Final = "str"
 _FREE_INT: Final = "int"
 _HARMLESS_CONFIG: Final = frozenset(
@@ -72,10 +75,9 @@ class DeltaTemplates:
         name = match.lastgroup
         assert name is not None
         end = match.end()
-        deltas = b"".join(_DELTA.findall(piece, at, end))
+        deltas = _DELTA.findall(piece, at, end)  # one per frame
         raw_id = match.group(name + "_id")
-        count = piece.count(b"\n\n", at, end)
-        return end, count, self._kinds[name], _decoded(raw_id), _decoded(deltas)
+        return end, len(deltas), self._kinds[name], _decoded(raw_id), _decoded(b"".join(deltas))
 
     def learn(self, data: dict[str, Any], text: bytes) -> None:
         """Make a template of a delta event found valid and exactly its own compact JSON."""

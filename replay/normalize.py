@@ -39,21 +39,22 @@ def compact_json(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def compact_lines(items: Sequence[RecordedEvent | DeltaRun]) -> str:
+def compact_lines(items: Sequence[RecordedEvent | DeltaRun | str]) -> str:
     """NDJSON for a batch of events: `compact_json(event.data)` and a LF for each.
 
     A recording written by TanStack already holds exactly that text: when that is
     known (`known_compact`, and always for a `DeltaRun`) or checked true for the
     batch, the texts are used as they are, else each event is serialised on its own.
+    A `str` is lines already made (a settled stretch's, `replay.check_loop.Settled`).
     """
     parts: list[str] = []
     events: list[RecordedEvent] = []
     for item in items:
-        if type(item) is DeltaRun:
+        if type(item) is DeltaRun or type(item) is str:
             if events:
                 parts.append(_event_lines(events))
                 events = []
-            parts.append(item.lines)
+            parts.append(item if type(item) is str else item.lines)  # type: ignore[union-attr]
         else:
             events.append(item)  # type: ignore[arg-type]
     if events:

@@ -22,35 +22,56 @@ import signal
 import struct
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import partial
 
+from replay.check_loop import Settled
 from replay.delta_templates import DeltaTemplates
 from replay.events import decode_batches
 from replay.pieces import (
     PIECE_SIZE,
     Item,
+    PieceFrames,
     PieceSummary,
     Position,
     apply_summary,
     piece_bounds,
     summarize,
 )
+from replay.problems import Location, Problem
+from replay.settle import Settlement, settle
 from replay.sse import Frame, SseDecoder, SseMessage
 
 HELPER_MIN_SIZE = 8 << 20
 """Smaller files are read faster than a helper pays for itself."""
 MAX_SUMMARISED = 8 * PIECE_SIZE
 """A longer piece (a file with no blank line for that long) is decoded in chunks."""
-AHEAD = 3
+AHEAD = 4
 """Pieces handed to the helper before the reader needs them."""
+OWN_AHEAD = 4
+"""Pieces the reader summarises ahead of the one it needs, rather than wait."""
 CHUNK_SIZE = 1 << 16
 _NUMBER = struct.Struct("<q")
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
-Summarised = tuple[int, bytes | None, PieceSummary | None]
-"""A piece's number, its bytes (None when too long to hold) and its summary, if any."""
+
+@dataclass(frozen=True, slots=True)
+class Summarised:
+    """A piece with what was found in it, here or by the helper."""
+
+    number: int
+    piece: bytes | None
+    """None when too long to hold."""
+    summary: PieceSummary | None
+    settlement: Settlement | None
+    """What was folded and checked ahead of the reader (`replay.settle`)."""
+    frames: PieceFrames | None = None
+    """Its frames, when already split here."""
+    here: bool = True
+    """Summarised in this process (else it came from the helper: checked before use)."""
 
 
-def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterator[Item]:
+def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterator[Item | Settled]:
     """The pipeline items of a recording file, exactly as its decoded stream gives them.
 
     `fold_deltas`: stretches of deltas may come as one `replay.pieces.DeltaRun` each.
@@ -59,7 +80,9 @@ def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterato
     try:
         size = os.fstat(fd).st_size
         bounds = piece_bounds(lambda length, offset: os.pread(fd, length, offset), size, PIECE_SIZE)
-        helper = _Helper.start(fd, bounds, fold_deltas) if size >= HELPER_MIN_SIZE else None
+        helper = None
+        if size >= HELPER_MIN_SIZE:
+            helper = _Helper.start(source, fd, bounds, fold_deltas)
         try:
             yield from _decode_pieces(source, fd, bounds, helper, fold_deltas)
         finally:
@@ -71,14 +94,21 @@ def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterato
 
 def _decode_pieces(
     source: str, fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
-) -> Iterator[Item]:
+) -> Iterator[Item | Settled]:
     position = Position()
     bare_noticed = [False]
     last = len(bounds) - 2
-    for number, piece, summary in _summaries(fd, bounds, helper, fold_deltas):
+    for found in _summaries(source, fd, bounds, helper, fold_deltas):
+        number, piece, summary = found.number, found.piece, found.summary
+        settlement = found.settlement
         end = bounds[number + 1]
-        if piece is not None and summary is not None and summary.fits(piece):
-            yield from apply_summary(source, piece, summary, position)
+        if piece is not None and summary is not None and (found.here or summary.fits(piece)):
+            frames = found.frames or PieceFrames(piece)
+            start = 0
+            if settlement is not None and 0 < settlement.frames <= summary.count:
+                yield _settled(source, frames, summary, settlement, position)
+                start = settlement.frames
+            yield from apply_summary(source, frames, summary, position, start)
             position = Position(
                 end,
                 position.line + 2 * summary.count,
@@ -99,6 +129,37 @@ def _decode_pieces(
         position = Position(end, line, position.index + counted[0], last_id)
 
 
+def _settled(
+    source: str,
+    frames: PieceFrames,
+    summary: PieceSummary,
+    settlement: Settlement,
+    position: Position,
+) -> Settled:
+    """The reader's view of a helper's settlement: findings located in the file."""
+    stop = settlement.frames
+    return Settled(
+        frames.lines(0, stop),
+        tuple(
+            (_rebased(problem, position), frames.line(at)) for problem, at in settlement.findings
+        ),
+        settlement.entries,
+        settlement.misses,
+        settlement.runs,
+        partial(apply_summary, source, frames, summary, position, 0, stop),
+    )
+
+
+def _rebased(problem: Problem, position: Position) -> Problem:
+    """A finding located from the start of its piece, located from the start of the file."""
+    where = problem.location
+    if where is None or (not where.line and where.index < 0):
+        return problem
+    line = where.line + position.line if where.line else 0
+    index = where.index + position.index if where.index >= 0 else where.index
+    return replace(problem, location=Location(where.source, line, where.offset, index))
+
+
 def _batches(
     decoder: SseDecoder, chunks: Iterator[bytes] | list[bytes], *, close: bool, counted: list[int]
 ) -> Iterator[list[SseMessage | Frame]]:
@@ -116,47 +177,77 @@ def _batches(
 
 
 def _summaries(
-    fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
+    source: str, fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
 ) -> Iterator[Summarised]:
-    """Every piece in order with its summary: the helper's when it has it, else our own."""
+    """Every piece in order with its summary: the helper's when it has it, else our own.
+
+    While the helper's answer for the piece needed next is not ready, pieces further on
+    are summarised (and settled) here, up to `OWN_AHEAD` of them.
+    """
     count = len(bounds) - 1
     assigned: deque[int] = deque()
-    own: Summarised | None = None
+    own: dict[int, Summarised] = {}
     next_free = 0
     templates = DeltaTemplates()
 
-    def local(number: int) -> Summarised:
+    def local(number: int, *, ahead: bool) -> Summarised:
         piece = _read_piece(fd, bounds, number)
-        summary = None
-        if piece is not None:
-            summary = summarize(
-                piece, fold_deltas=fold_deltas, with_colds=True, templates=templates
-            )
-        return number, piece, summary
+        summary, settlement, frames = _work(
+            source, piece, bounds[number], fold_deltas, templates, settle_too=ahead
+        )
+        return Summarised(number, piece, summary, settlement, frames)
 
     for number in range(count):
-        if helper is not None and helper.alive:
-            while len(assigned) < AHEAD and next_free < count:
-                helper.send(next_free)
-                assigned.append(next_free)
-                next_free += 1
-        if own is not None and own[0] == number:
-            yield own
-            own = None
-            continue
-        if helper is not None and assigned and assigned[0] == number:
-            # Rather than wait for the helper, summarise the next unassigned piece here.
-            while own is None and next_free < count and not helper.ready():
-                own = local(next_free)
-                next_free += 1
-            assigned.popleft()
-            summary = helper.receive(number)
-            if helper.alive:
-                yield number, _read_piece(fd, bounds, number), summary
-                continue
-            assigned.clear()  # it is gone: whatever it still had is done here
-        next_free = max(next_free, number + 1)
-        yield local(number)
+        while True:
+            if helper is not None and helper.alive:
+                while len(assigned) < AHEAD and next_free < count:
+                    helper.send(next_free)
+                    assigned.append(next_free)
+                    next_free += 1
+            if number in own:
+                yield own.pop(number)
+                break
+            if helper is not None and assigned and assigned[0] == number:
+                if not helper.ready() and len(own) < OWN_AHEAD and next_free < count:
+                    own[next_free] = local(next_free, ahead=True)
+                    next_free += 1
+                    continue
+                assigned.popleft()
+                received = helper.receive(number)
+                if helper.alive and received is not None:
+                    piece = _read_piece(fd, bounds, number)
+                    yield Summarised(number, piece, *received, here=False)
+                    break
+                assigned.clear()  # it is gone: whatever it still had is done here
+            next_free = max(next_free, number + 1)
+            yield local(number, ahead=False)
+            break
+
+
+def _work(
+    source: str,
+    piece: bytes | None,
+    offset: int,
+    fold_deltas: bool,
+    templates: DeltaTemplates,
+    *,
+    settle_too: bool,
+    for_transfer: bool = False,
+) -> tuple[PieceSummary | None, Settlement | None, PieceFrames | None]:
+    """Summarise a piece (at byte `offset`) and, when asked, settle what can be."""
+    if piece is None:
+        return None, None, None
+    summary = summarize(piece, fold_deltas=fold_deltas, with_colds=True, templates=templates)
+    if summary is None or not (settle_too and fold_deltas):
+        return summary, None, None
+    frames = PieceFrames(piece)
+    settlement = settle(source, frames, summary, offset)
+    if settlement is not None and for_transfer:
+        # The reader adopts the settled frames whole: it needs neither their stretches
+        # nor their parsed events (only to fall back, which it can do without them).
+        rest = tuple(run for run in summary.runs if run[0] >= settlement.frames)
+        summary = replace(summary, runs=rest, colds=None)
+    return summary, settlement, frames
 
 
 def _read_piece(fd: int, bounds: list[int], number: int) -> bytes | None:
@@ -187,7 +278,7 @@ class _Helper:
         self.alive = True
 
     @classmethod
-    def start(cls, fd: int, bounds: list[int], fold_deltas: bool) -> _Helper | None:
+    def start(cls, source: str, fd: int, bounds: list[int], fold_deltas: bool) -> _Helper | None:
         """Fork a helper when the machine has a spare core (else None)."""
         if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return None
@@ -204,7 +295,7 @@ class _Helper:
             try:
                 os.close(commands_out)
                 os.close(results_in)
-                _serve(fd, bounds, commands_in, results_out, fold_deltas)
+                _serve(source, fd, bounds, commands_in, results_out, fold_deltas)
             except BaseException:  # the reader does whatever is missing
                 code = 1
             finally:
@@ -226,15 +317,20 @@ class _Helper:
         readable, _, _ = select.select([self._results], [], [], 0)
         return bool(readable)
 
-    def receive(self, number: int) -> PieceSummary | None:
-        """The summary of piece `number`; on any failure the helper is dropped."""
+    def receive(self, number: int) -> tuple[PieceSummary | None, Settlement | None] | None:
+        """The summary (and settlement) of piece `number`; None, and the helper dropped,
+        on any failure."""
         if self.alive:
             try:
                 head = _read_exact(self._results, _NUMBER.size)
                 (length,) = _NUMBER.unpack(head)
-                answered, summary = pickle.loads(_read_exact(self._results, length))
-                if answered == number and (summary is None or type(summary) is PieceSummary):
-                    return summary
+                answered, summary, settlement = pickle.loads(_read_exact(self._results, length))
+                if (
+                    answered == number
+                    and (summary is None or type(summary) is PieceSummary)
+                    and (settlement is None or type(settlement) is Settlement)
+                ):
+                    return summary, settlement
             except (OSError, EOFError, ValueError, struct.error, pickle.UnpicklingError):
                 pass
             self.stop()
@@ -255,8 +351,11 @@ class _Helper:
         self._pid = 0
 
 
-def _serve(fd: int, bounds: list[int], commands: int, results: int, fold_deltas: bool) -> None:
-    """The helper's loop: summarise each piece asked for, in order, until told to stop."""
+def _serve(
+    source: str, fd: int, bounds: list[int], commands: int, results: int, fold_deltas: bool
+) -> None:
+    """The helper's loop: summarise (and settle) each piece asked for, in order, until
+    told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the reader's to handle
     with contextlib.suppress(OSError, AttributeError):  # Linux: room for whole summaries
         import fcntl
@@ -269,12 +368,16 @@ def _serve(fd: int, bounds: list[int], commands: int, results: int, fold_deltas:
         except (OSError, EOFError):
             return
         piece = _read_piece(fd, bounds, number)
-        summary = None
-        if piece is not None:
-            summary = summarize(
-                piece, fold_deltas=fold_deltas, with_colds=True, templates=templates
-            )
-        payload = pickle.dumps((number, summary), _PROTOCOL)
+        summary, settlement, _ = _work(
+            source,
+            piece,
+            bounds[number],
+            fold_deltas,
+            templates,
+            settle_too=True,
+            for_transfer=True,
+        )
+        payload = pickle.dumps((number, summary, settlement), _PROTOCOL)
         _write_all(results, _NUMBER.pack(len(payload)) + payload)
 
 

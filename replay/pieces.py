@@ -15,7 +15,7 @@ locations are exactly what they are without pieces. The summary only saves work.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate
@@ -121,28 +121,61 @@ class Position:
     last_id: str | None = None
 
 
-def piece_bounds(read_at: Any, size: int, piece_size: int = PIECE_SIZE) -> list[int]:
-    """Cut points, from 0 to `size`: each after a `\\n\\n` found at or past a multiple of
-    `piece_size`. `read_at(length, offset)` reads the file (like `os.pread`)."""
+def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> list[int]:
+    """Cut points, from 0 to `size`, each after a `\\n\\n` at or past a multiple of
+    `piece_size`. `read_at(length, offset)` reads the file (like `os.pread`).
+
+    Within a quarter piece of that point, a cut just before a `RUN_STARTED` frame that
+    names no parent run is preferred: a piece that starts a run and a thread of its own
+    can be folded and checked ahead of the reader (`replay.settle`). Any cut after a
+    blank line is correct; the choice only changes how much work can be shared.
+    """
     bounds = [0]
     nominal = piece_size
     while nominal < size:
         at = max(nominal, bounds[-1])
-        window = 1 << 16
-        cut = -1
-        while at < size:
-            found = read_at(window, at).find(b"\n\n")
-            if found >= 0:
-                cut = at + found + 2
-                break
-            at += window - 1  # keep one byte: a `\n\n` may straddle the windows
-            window *= 2
+        cut = _run_start_cut(read_at, at, min(piece_size // 4, size - at))
+        if cut < 0:
+            cut = _blank_line_cut(read_at, at, size)
         if cut < 0 or cut >= size:
             break
         bounds.append(cut)
         nominal = max(nominal + piece_size, cut)
     bounds.append(size)
     return bounds
+
+
+ReadAt = Callable[[int, int], bytes]
+"""Read `length` bytes at `offset` (like `os.pread` on an open file)."""
+_FRESH_RUN = b'\n\ndata: {"type":"RUN_STARTED"'
+_HEAD = 512
+"""Bytes of a RUN_STARTED frame searched for `parentRunId` (TanStack writes ids first)."""
+
+
+def _run_start_cut(read_at: ReadAt, at: int, span: int) -> int:
+    """The first cut before a parentless RUN_STARTED frame in `[at, at + span)`, or -1."""
+    if span <= 0:
+        return -1
+    window = read_at(span + _HEAD, at)
+    found = window.find(_FRESH_RUN, 0, span)
+    while found >= 0:
+        head = window[found + 2 : found + 2 + _HEAD].split(b"\n", 1)[0]
+        if b'"parentRunId"' not in head:
+            return at + found + 2
+        found = window.find(_FRESH_RUN, found + 2, span)
+    return -1
+
+
+def _blank_line_cut(read_at: ReadAt, at: int, size: int) -> int:
+    """The cut after the first `\\n\\n` at or past `at`, or -1."""
+    window = 1 << 16
+    while at < size:
+        found = read_at(window, at).find(b"\n\n")
+        if found >= 0:
+            return at + found + 2
+        at += window - 1  # keep one byte: a `\n\n` may straddle the windows
+        window *= 2
+    return -1
 
 
 def summarize(
@@ -288,36 +321,81 @@ def _group_deltas(
 Item = RecordedEvent | DeltaRun | EndOfStream | Problem
 
 
+class PieceFrames:
+    """A summarised piece's frames: their texts, byte offsets and output positions.
+
+    Frame `i` starts `offset(i)` bytes into the piece; its line in the `--json` output
+    (its text and a LF) is `out[line(i):line(i + 1)]`.
+    """
+
+    __slots__ = ("_char_starts", "_starts", "lengths", "out", "piece")
+
+    def __init__(self, piece: bytes) -> None:
+        self.piece = piece
+        texts = piece[6:-2].split(_SEPARATOR)
+        self.lengths = list(map(len, texts))
+        self._starts = list(accumulate(self.lengths, initial=0))  # text bytes before i
+        self.out = b"\n".join(texts).decode() + "\n"
+        if self.out.isascii():
+            self._char_starts = self._starts  # one character per byte
+        else:
+            lines = self.out.split("\n")[:-1]
+            self._char_starts = list(accumulate(map(len, lines), initial=0))
+
+    def offset(self, at: int) -> int:
+        """Bytes of the piece before frame `at`."""
+        return self._starts[at] + _FRAME_OVERHEAD * at
+
+    def line(self, at: int) -> int:
+        """Characters of the output before frame `at`'s line."""
+        return self._char_starts[at] + at
+
+    def lines(self, start: int, stop: int) -> str:
+        """The output lines of frames `[start, stop)`."""
+        return self.out[self.line(start) : self.line(stop)]
+
+
 def apply_summary(
     source: str,
-    piece: bytes,
+    frames: PieceFrames,
     summary: PieceSummary,
     position: Position,
+    start: int = 0,
+    stop: int | None = None,
 ) -> Iterator[Item]:
-    """The pipeline items of a summarised piece, in order (`DeltaRun`s for its `runs`)."""
-    texts = piece[6:-2].split(_SEPARATOR)
-    lengths = list(map(len, texts))
-    starts = list(accumulate(lengths, initial=0))  # bytes of the texts before frame i
+    """The pipeline items of frames `[start, stop)` of a summarised piece, in order.
+
+    Each stretch in `runs` is one `DeltaRun`; the other plain events come with the
+    parsed objects in `colds` when it holds them, else they are parsed here.
+    """
+    stop = summary.count if stop is None else stop
     line0, offset0, index0, last_id = (
         position.line + 1,
         position.offset,
         position.index,
         position.last_id,
     )
-    out = b"\n".join(texts).decode() + "\n"
-    if out.isascii():
-        line_starts = starts  # one character per byte
-    else:
-        line_starts = list(accumulate(map(len, out.split("\n")[:-1]), initial=0))
-    runs = summary.runs
+    out, offset_of, line_of = frames.out, frames.offset, frames.line
+    runs = [run for run in summary.runs if start <= run[0] < stop]
     irregular = set(summary.irregular)
-    colds = iter(summary.colds) if summary.colds is not None else None
+    colds = None
+    if summary.colds is not None:
+        # The cold frames before `start`: neither in a stretch nor irregular.
+        skipped = (
+            start
+            - sum(
+                min(first + count, start) - first
+                for first, count, *_ in summary.runs
+                if first < start
+            )
+            - sum(at < start for at in irregular)
+        )
+        colds = iter(summary.colds[skipped:])
     marker = CHECKED_COMPACT if summary.compact else CHECKED
     bare_noticed = [True]  # SSE frames never trigger the NDJSON notice
-    step = _FRAME_OVERHEAD
     run_at = 0
-    at = 0
-    while at < summary.count:
+    at = start
+    while at < stop:
         if run_at < len(runs) and runs[run_at][0] == at:
             first, count, kind, stream_id, delta = runs[run_at]
             run_at += 1
@@ -327,22 +405,15 @@ def apply_summary(
                 stream_id,
                 delta,
                 count,
-                out[line_starts[first] + first : line_starts[last + 1] + last + 1],
-                Location(
-                    source,
-                    line0 + 2 * first,
-                    offset0 + starts[first] + step * first,
-                    index0 + first,
-                ),
-                Location(
-                    source, line0 + 2 * last, offset0 + starts[last] + step * last, index0 + last
-                ),
+                out[line_of(first) : line_of(last + 1)],
+                Location(source, line0 + 2 * first, offset0 + offset_of(first), index0 + first),
+                Location(source, line0 + 2 * last, offset0 + offset_of(last), index0 + last),
             )
             at = last + 1
             continue
-        offset = offset0 + starts[at] + step * at
-        end = offset + lengths[at] + step
-        text = out[line_starts[at] + at : line_starts[at + 1] + at]
+        offset = offset0 + offset_of(at)
+        end = offset + frames.lengths[at] + _FRAME_OVERHEAD
+        text = out[line_of(at) : line_of(at + 1) - 1]
         if at in irregular:
             message = SseMessage(text, line0 + 2 * at, offset, SSE, "", last_id, False, end)
             yield from decode_one(source, message, index0 + at, bare_noticed)

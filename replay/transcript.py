@@ -294,6 +294,26 @@ class TranscriptBuilder:
         entry.parts.append(deltas.delta)
         return True
 
+    def release(self) -> list[RunTranscript | Problem]:
+        """Hand back the held (terminated) run now, as the next event (unless a legacy
+        event or a second terminal of that run) would."""
+        return self._release()
+
+    @property
+    def can_adopt(self) -> bool:
+        """No run is open or held, and no request waits for the exchange's first run:
+        the state a `replay.check_loop.Settled` stretch was folded from."""
+        return self._run is None and self._held is None and self._request is None
+
+    @property
+    def finished_runs(self) -> int:
+        """Runs handed back so far (the next one's `RunTranscript.index`)."""
+        return self._count
+
+    def adopt(self, runs: int) -> None:
+        """That many runs were folded elsewhere (a `Settled` stretch), in this order."""
+        self._count += runs
+
     def finish(self) -> list[RunTranscript | Problem]:
         """End of the whole timeline."""
         return self._release() + self._close_run()
