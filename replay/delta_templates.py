@@ -21,16 +21,36 @@ exemplar of a new template: templates only save work, they never change a result
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Final
 
 from pydantic_core import from_json, to_json
 
 from replay.events import EVENT_ADAPTER
 
-DELTA_ID_KEYS: Final = {"TEXT_MESSAGE_CONTENT": "messageId", "TOOL_CALL_ARGS": "toolCallId"}
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A streamed kind: its start, delta and end events and the key naming the stream."""
+
+    start: str
+    delta: str
+    end: str
+    id_key: str
+
+
+FAMILIES: Final = (
+    Family("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "messageId"),
+    Family("TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "toolCallId"),
+)
+DELTA_ID_KEYS: Final = {family.delta: family.id_key for family in FAMILIES}
 """The delta events folded in bulk, and the key naming the stream each one extends."""
-MAX_TEMPLATES: Final = 32
-"""Templates one process keeps: hostile input cannot grow the pattern past this."""
+_FAMILY_OF: Final = {
+    kind: family for family in FAMILIES for kind in (family.start, family.delta, family.end)
+}
+MAX_TRIES: Final = 8
+"""Exemplars tried per event type before giving up on it (a template is kept per type,
+so hostile input cannot grow the pattern)."""
 WIDE_INT: Final = 10**15 - 1
 """The largest magnitude the integer pattern matches (at most 15 digits)."""
 
@@ -50,13 +70,19 @@ _HARMLESS_CONFIG: Final = frozenset(
 
 
 class DeltaTemplates:
-    """The templates one process has learned, compiled into one stretch pattern."""
+    """The templates one process has learned, compiled into one stretch pattern.
+
+    Each event type of a family gets the template of the first exemplar that makes
+    one. A stretch is a start event or a delta, then deltas, then maybe an end event,
+    all of one stream: the start's template (or the first delta's) captures the
+    stream id and the others must repeat it.
+    """
 
     def __init__(self) -> None:
-        self._shapes: dict[tuple[str, tuple[str, ...]], str] = {}
-        """(event type, keys) → the name of its alternative in the pattern."""
-        self._alternatives: list[bytes] = []
-        self._kinds: dict[str, str] = {}
+        self._exemplars: dict[str, dict[str, Any]] = {}
+        self._tried: dict[str, int] = {}
+        self._alternatives: dict[str, tuple[str, bool]] = {}
+        """Alternative name → (delta kind, whether it opens with the start event)."""
         self._pattern: re.Pattern[bytes] | None = None
 
     @property
@@ -64,10 +90,9 @@ class DeltaTemplates:
         """Whether any template has been learned yet."""
         return self._pattern is not None
 
-    def match(self, piece: bytes, at: int) -> tuple[int, int, str, str, str] | None:
-        """The stretch of template-matching deltas of one stream starting at byte `at` of
-        `piece` (one-line `data:` frames), as (end byte, frame count, kind, stream id,
-        joined deltas); None when the frame there matches no template."""
+    def match(self, piece: bytes, at: int) -> Stretch | None:
+        """The stretch of one stream starting at byte `at` of `piece` (one-line `data:`
+        frames); None when the frame there starts no stretch."""
         pattern = self._pattern
         match = pattern.match(piece, at) if pattern is not None else None
         if match is None:
@@ -75,29 +100,59 @@ class DeltaTemplates:
         name = match.lastgroup
         assert name is not None
         end = match.end()
-        deltas = _DELTA.findall(piece, at, end)  # one per frame
-        raw_id = match.group(name + "_id")
-        return end, len(deltas), self._kinds[name], _decoded(raw_id), _decoded(b"".join(deltas))
+        kind, opened = self._alternatives[name]
+        deltas = _DELTA.findall(piece, at, end)  # one per delta frame, none elsewhere
+        closed = match.group(name + "_end") is not None
+        count = len(deltas) + opened + closed
+        stream_id = _decoded(match.group(name + "_id"))
+        return end, count, kind, stream_id, _decoded(b"".join(deltas)), opened, closed
 
     def learn(self, data: dict[str, Any], text: bytes) -> None:
-        """Make a template of a delta event found valid and exactly its own compact JSON."""
+        """Take a start, delta or end event found valid and exactly its own compact JSON
+        as the exemplar of its type, when its type has none yet."""
         kind = data.get("type")
-        if kind not in DELTA_ID_KEYS or len(self._alternatives) >= MAX_TEMPLATES:
+        if not isinstance(kind, str):
             return
-        shape = (kind, tuple(data))
-        if shape in self._shapes:
+        family = _FAMILY_OF.get(kind)
+        if family is None or kind in self._exemplars or self._tried.get(kind, 0) >= MAX_TRIES:
             return
-        name = f"t{len(self._alternatives)}"
-        self._shapes[shape] = name
-        first = _frame_pattern(kind, data, name, capture=True)
-        again = _frame_pattern(kind, data, name, capture=False)
-        if first is None or again is None or re.fullmatch(first, text) is None:
-            return  # no template for this shape (remembered: not tried again)
-        self._kinds[name] = kind
-        self._alternatives.append(
-            b"(?P<" + name.encode() + b">data: " + first + b"\n\n(?:data: " + again + b"\n\n)*)"
-        )
-        self._pattern = re.compile(b"|".join(self._alternatives))
+        self._tried[kind] = self._tried.get(kind, 0) + 1
+        probe = _frame_pattern(family, data, "probe", first=True)
+        if probe is None or re.fullmatch(probe, text) is None:
+            return
+        self._exemplars[kind] = data
+        self._compile()
+
+    def _compile(self) -> None:
+        alternatives: dict[str, tuple[str, bool]] = {}
+        patterns: list[bytes] = []
+        for family in FAMILIES:
+            delta = self._exemplars.get(family.delta)
+            end = self._exemplars.get(family.end)
+            for opened in (True, False):
+                head = self._exemplars.get(family.start if opened else family.delta)
+                if head is None:
+                    continue
+                name = f"{family.id_key}_{'start' if opened else 'delta'}"
+                body = b"data: " + _frame_pattern_of(family, head, name, first=True) + b"\n\n"
+                if delta is not None:
+                    again = _frame_pattern_of(family, delta, name, first=False)
+                    body += b"(?:data: " + again + b"\n\n)*"
+                closing = b"(?!)"  # matches nothing: no end event known yet
+                if end is not None:
+                    closing = (
+                        b"data: " + _frame_pattern_of(family, end, name, first=False) + b"\n\n"
+                    )
+                body += b"(?P<" + name.encode() + b"_end>" + closing + b")?"
+                patterns.append(b"(?P<" + name.encode() + b">" + body + b")")
+                alternatives[name] = (family.delta, opened)
+        self._alternatives = alternatives
+        self._pattern = re.compile(b"|".join(patterns)) if patterns else None
+
+
+Stretch = tuple[int, int, str, str, str, bool, bool]
+"""(end byte, frame count, delta kind, stream id, joined deltas, opens with the start
+event, closes with the end event)."""
 
 
 def _decoded(raw: bytes) -> str:
@@ -109,33 +164,46 @@ def _decoded(raw: bytes) -> str:
     return raw.decode()
 
 
-def _frame_pattern(kind: str, data: dict[str, Any], name: str, *, capture: bool) -> bytes | None:
+def _frame_pattern(family: Family, data: dict[str, Any], name: str, *, first: bool) -> bytes | None:
     """The pattern of one frame's JSON: literal but for free values; the stream id is
-    captured (first frame) or must repeat (later frames). None when not possible."""
-    id_key = DELTA_ID_KEYS[kind]
+    captured (`first`) or must repeat what was captured. None when not possible: the
+    id (and a delta's `delta`) must be free strings, and no literal part may hold a
+    `"delta":` key (the deltas are collected by that key)."""
+    kind = data.get("type")
+    assert isinstance(kind, str)
     parts: list[bytes] = []
     for key, value in data.items():
         free = _free(kind, key)
         head = re.escape(to_json(key)) + b":"
-        if key == id_key or key == "delta":
+        if key == family.id_key:
             if free != _FREE_STR or type(value) is not str:
                 return None
-            if key == "delta":
-                parts.append(head + STRING)
-            elif capture:
+            if first:
                 parts.append(head + b'"(?P<' + name.encode() + b"_id>" + STRING[1:-1] + b')"')
             else:
                 parts.append(head + b'"(?P=' + name.encode() + b'_id)"')
-        elif free == _FREE_STR and type(value) is str:
+        elif key == "delta" and kind == family.delta:
+            if free != _FREE_STR or type(value) is not str:
+                return None
+            parts.append(head + STRING)
+        elif free == _FREE_STR and type(value) is str and key != "delta":
             parts.append(head + STRING)
         elif free == _FREE_INT and type(value) is int:
             parts.append(head + INTEGER)
         else:
             literal = to_json(key) + b":" + to_json(value)
             if b'"delta":' in literal:
-                return None  # `findall` must see exactly one delta per frame
+                return None
             parts.append(re.escape(literal))
+    if family.id_key not in data or (kind == family.delta and "delta" not in data):
+        return None
     return b"\\{" + b",".join(parts) + b"\\}"
+
+
+def _frame_pattern_of(family: Family, data: dict[str, Any], name: str, *, first: bool) -> bytes:
+    pattern = _frame_pattern(family, data, name, first=first)
+    assert pattern is not None  # the exemplar was accepted with this very pattern
+    return pattern
 
 
 _FREE_CACHE: dict[tuple[str, str], str | None] = {}

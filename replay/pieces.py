@@ -49,16 +49,17 @@ _FRAME_OVERHEAD = len(b"data: \n\n")
 
 @dataclass(frozen=True, slots=True)
 class DeltaRun:
-    """Consecutive deltas of one text message or tool call, as one pipeline item.
+    """Consecutive events of one text message or tool call, as one pipeline item: its
+    deltas, maybe after its start event, maybe before its end event.
 
-    Folding them is appending one string to the stream they extend, so a consumer
-    that knows the stream is open takes all of them in one step
+    Folding them is opening the stream, appending one string to it and closing it, so
+    a consumer that knows the stream's state takes all of them in one step
     (`replay.transcript.TranscriptBuilder.add_run`); any other consumer reads
     `events()`, exactly the events the ordinary decoder yields for them.
     """
 
     kind: str
-    """`TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`."""
+    """The family's delta type: `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`."""
     stream_id: str
     delta: str
     """The events' deltas, joined."""
@@ -67,6 +68,21 @@ class DeltaRun:
     """The events' texts (compact JSON), each followed by a LF: their `--json` output."""
     start: Location
     last: Location
+    opened: bool = False
+    """The first event is the stream's start event."""
+    closed: bool = False
+    """The last event is the stream's end event."""
+
+    @property
+    def deltas(self) -> int:
+        """How many of the events are deltas."""
+        return self.count - self.opened - self.closed
+
+    def start_data(self) -> dict[str, Any]:
+        """The start event's object (when `opened`)."""
+        data = from_json(self.lines[: self.lines.index("\n")])
+        assert isinstance(data, dict)
+        return data
 
     def events(self) -> list[RecordedEvent]:
         """The events of the run, each located, with its text and data."""
@@ -81,6 +97,11 @@ class DeltaRun:
         return out
 
 
+Run = tuple[int, int, str, str, str, bool, bool]
+"""A stretch of one stream: (first frame, frame count, delta kind, stream id, joined
+deltas, opens with the start event, closes with the end event)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PieceSummary:
     """What a process found in a piece whose frames are all one `data:` line each.
@@ -93,8 +114,7 @@ class PieceSummary:
     """Number of frames (each one SSE message)."""
     compact: bool
     """Every plain event outside `runs` is exactly its compact JSON (those in runs are)."""
-    runs: tuple[tuple[int, int, str, str, str], ...]
-    """Delta stretches as (first frame, frame count, kind, stream id, joined delta)."""
+    runs: tuple[Run, ...]
     irregular: tuple[int, ...]
     colds: tuple[dict[str, Any], ...] | None
     """The parsed plain events outside `runs`, in order, when sent along (else None)."""
@@ -204,7 +224,7 @@ def summarize(
             piece.decode()
         except UnicodeDecodeError:
             return None
-    runs: list[tuple[int, int, str, str, str]] = []
+    runs: list[Run] = []
     if fold_deltas and templates is not None and templates.active:
         positions, texts = _outside_stretches(piece, templates, runs)
     else:
@@ -235,8 +255,7 @@ def summarize(
         colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
         if templates is not None:
             for data, text in zip(plain_datas, plain_texts, strict=True):
-                if data["type"] in DELTA_ID_KEYS:
-                    templates.learn(data, text)
+                templates.learn(data, text)
         runs.sort()
     return PieceSummary(
         count, compact, tuple(runs), tuple(irregular), tuple(colds) if with_colds else None
@@ -244,7 +263,7 @@ def summarize(
 
 
 def _outside_stretches(
-    piece: bytes, templates: DeltaTemplates, runs: list[tuple[int, int, str, str, str]]
+    piece: bytes, templates: DeltaTemplates, runs: list[Run]
 ) -> tuple[list[int], list[bytes]]:
     """Walk the frames: add each template-matching stretch to `runs`; return the frame
     numbers and texts of the frames outside them."""
@@ -257,8 +276,8 @@ def _outside_stretches(
     while start < size:
         found = match(piece, start)
         if found is not None:
-            end, frames, kind, stream_id, delta = found
-            runs.append((at, frames, kind, stream_id, delta))
+            end, frames, kind, stream_id, delta, opened, closed = found
+            runs.append((at, frames, kind, stream_id, delta, opened, closed))
             at += frames
         else:
             end = find(b"\n\n", start) + 2
@@ -287,7 +306,7 @@ def _compact(datas: list[dict[str, Any]], texts: list[bytes]) -> bool:
 def _group_deltas(
     datas: list[dict[str, Any]],
     positions: list[int],
-    runs: list[tuple[int, int, str, str, str]],
+    runs: list[Run],
 ) -> list[dict[str, Any]]:
     """Add stretches of consecutive deltas of one stream (among these events, at these
     frame numbers) to `runs`; return the other events."""
@@ -305,16 +324,16 @@ def _group_deltas(
                 last = at
                 continue
             if first >= 0:
-                runs.append((first, last - first + 1, kind, stream, "".join(parts)))
+                runs.append((first, last - first + 1, kind, stream, "".join(parts), False, False))
             first = last = at
             kind, stream, parts = data["type"], stream_id, [data["delta"]]
             continue
         if first >= 0:
-            runs.append((first, last - first + 1, kind, stream, "".join(parts)))
+            runs.append((first, last - first + 1, kind, stream, "".join(parts), False, False))
             first = -1
         colds.append(data)
     if first >= 0:
-        runs.append((first, last - first + 1, kind, stream, "".join(parts)))
+        runs.append((first, last - first + 1, kind, stream, "".join(parts), False, False))
     return colds
 
 
@@ -397,7 +416,7 @@ def apply_summary(
     at = start
     while at < stop:
         if run_at < len(runs) and runs[run_at][0] == at:
-            first, count, kind, stream_id, delta = runs[run_at]
+            first, count, kind, stream_id, delta, opened, closed = runs[run_at]
             run_at += 1
             last = first + count - 1
             yield DeltaRun(
@@ -408,6 +427,8 @@ def apply_summary(
                 out[line_of(first) : line_of(last + 1)],
                 Location(source, line0 + 2 * first, offset0 + offset_of(first), index0 + first),
                 Location(source, line0 + 2 * last, offset0 + offset_of(last), index0 + last),
+                opened,
+                closed,
             )
             at = last + 1
             continue

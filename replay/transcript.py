@@ -277,21 +277,31 @@ class TranscriptBuilder:
         return out
 
     def add_run(self, deltas: DeltaRun) -> bool:
-        """Take a stretch of deltas whole, when it extends an open stream of the open run.
-
-        That is exactly what `add` does with each of its events then. Otherwise nothing
-        changes and the answer is False: feed `deltas.events()` to `add` one by one.
+        """Take a stretch of one stream whole, when the open run can take it as it is:
+        it extends an open stream, or (when it opens with the start event) the stream
+        is new. That is exactly what `add` does with each of its events then.
+        Otherwise nothing changes and the answer is False: feed `deltas.events()` to
+        `add` one by one.
         """
         run = self._run
         if run is None or not run.started or self._held is not None:
             return False
-        streams = run.messages if deltas.kind == "TEXT_MESSAGE_CONTENT" else run.tool_calls
+        family = _TEXT if deltas.kind == "TEXT_MESSAGE_CONTENT" else _TOOL
+        streams = run.messages if family is _TEXT else run.tool_calls
         entry = streams.get(deltas.stream_id)
-        if entry is None or entry.ended:
+        if deltas.opened:
+            if entry is not None:
+                return False  # a second start: `add` reports it
+            entry = _opened(family, deltas.start_data(), deltas.start)
+            streams[deltas.stream_id] = entry
+        elif entry is None or entry.ended:
             return False
         self._last_location = deltas.last
         run.event_count += deltas.count
-        entry.parts.append(deltas.delta)
+        if deltas.deltas:
+            entry.parts.append(deltas.delta)
+        if deltas.closed:
+            entry.ended = True
         return True
 
     def release(self) -> list[RunTranscript | Problem]:
@@ -448,11 +458,7 @@ def _fold_stream(
     entry = streams.get(stream_id)
     label = f"{family.id_key} {stream_id!r}"
     if entry is None and kind in (family.start, family.chunk):
-        entry = _Stream(
-            _text(data.get(family.name_key)) or family.default_name,
-            item.location,
-            _text(data.get("parentMessageId")) if family is _TOOL else None,
-        )
+        entry = _opened(family, data, item.location)
         streams[stream_id] = entry
         if kind == family.start:
             return []
@@ -472,6 +478,15 @@ def _fold_stream(
     elif kind == family.end:
         entry.ended = True
     return []
+
+
+def _opened(family: _Family, data: dict[str, Any], location: Location) -> _Stream:
+    """The stream a start (or first chunk) event opens."""
+    return _Stream(
+        _text(data.get(family.name_key)) or family.default_name,
+        location,
+        _text(data.get("parentMessageId")) if family is _TOOL else None,
+    )
 
 
 def _outcome(terminal: RecordedEvent | None) -> tuple[Outcome, tuple[dict[str, Any], ...]]:

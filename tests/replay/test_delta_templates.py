@@ -46,16 +46,16 @@ def test_a_stretch_of_one_stream_is_matched_whole() -> None:
     piece = b"".join(_frame(event) for event in events)
     found = templates.match(piece, 0)
     assert found is not None
-    end, count, kind, stream, delta = found
-    assert (count, kind, stream) == (3, "TEXT_MESSAGE_CONTENT", "m-1")
+    end, count, kind, stream, delta, opened, closed = found
+    assert (count, kind, stream, opened, closed) == (3, "TEXT_MESSAGE_CONTENT", "m-1", False, False)
     assert delta == 'hello "world"\n\\ é \u2028'
     assert piece[:end] == b"".join(_frame(event) for event in events[:3])
     second = templates.match(piece, end)
     assert second is not None
-    assert second[1:] == (1, "TEXT_MESSAGE_CONTENT", "m-2", "other")
+    assert second[1:] == (1, "TEXT_MESSAGE_CONTENT", "m-2", "other", False, False)
     third = templates.match(piece, second[0])
     assert third is not None
-    assert third[1:] == (1, "TOOL_CALL_ARGS", "c-1", "1}")
+    assert third[1:] == (1, "TOOL_CALL_ARGS", "c-1", "1}", False, False)
     assert third[0] == len(piece)
 
 
@@ -86,10 +86,49 @@ def test_near_misses_are_left_to_the_parser() -> None:
         assert templates.match(b"data: " + text + b"\n\n", 0) is None, text
 
 
-def test_only_free_fields_vary_and_only_deltas_get_templates() -> None:
+START = {"type": "TEXT_MESSAGE_START", "messageId": "m-1", "role": "assistant"}
+END = {"type": "TEXT_MESSAGE_END", "messageId": "m-1"}
+TOOL_START = {
+    "type": "TOOL_CALL_START",
+    "toolCallId": "c-1",
+    "toolCallName": "f",
+    "parentMessageId": "m-1",
+}
+TOOL_END = {"type": "TOOL_CALL_END", "toolCallId": "c-1"}
+
+
+def test_a_whole_stream_from_start_to_end_is_one_stretch() -> None:
+    templates = _learned(START, CONTENT, END, TOOL_START, ARGS, TOOL_END)
+    events = [
+        START,
+        {**CONTENT, "delta": "a"},
+        {**CONTENT, "delta": "b"},
+        END,
+        {**START, "messageId": "m-2"},
+        {**END, "messageId": "m-2"},
+        {**TOOL_START, "toolCallName": 'g "x"'},
+        {**ARGS, "delta": "{}"},
+        {**TOOL_END, "toolCallId": "other"},
+        {**END, "messageId": "m-3"},
+    ]
+    piece = b"".join(_frame(event) for event in events)
+    first = templates.match(piece, 0)
+    assert first is not None
+    assert first[1:] == (4, "TEXT_MESSAGE_CONTENT", "m-1", "ab", True, True)
+    second = templates.match(piece, first[0])
+    assert second is not None
+    assert second[1:] == (2, "TEXT_MESSAGE_CONTENT", "m-2", "", True, True)
+    third = templates.match(piece, second[0])
+    assert third is not None
+    assert third[1:] == (2, "TOOL_CALL_ARGS", "c-1", "{}", True, False)  # the end is another's
+    assert templates.match(piece, third[0]) is None  # an end alone starts no stretch
+
+
+def test_only_free_fields_vary() -> None:
     # `role` is a literal in the schema: kept as written, so another role never matches.
-    start = {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
-    assert not _learned(start).active
+    templates = _learned(START)
+    assert templates.match(_frame({**START, "messageId": "x"}), 0) is not None
+    assert templates.match(_frame({**START, "role": "user"}), 0) is None
     with_metadata = {**CONTENT, "metadata": {"delta": "x"}}
     assert not _learned(with_metadata).active  # a literal holding a `"delta":` key
     with_raw = {**CONTENT, "rawEvent": {"k": [1, 2]}}
@@ -102,9 +141,10 @@ def test_only_free_fields_vary_and_only_deltas_get_templates() -> None:
 def test_the_number_of_templates_is_bounded() -> None:
     templates = DeltaTemplates()
     for number in range(100):
-        event = {**CONTENT, f"extra{number}": number}
-        templates.learn(event, to_json(event))
-    assert len(templates._alternatives) <= 32
+        for exemplar in (CONTENT, START, END, ARGS, TOOL_START, TOOL_END):
+            event = {**exemplar, f"extra{number}": number}
+            templates.learn(event, to_json(event))
+    assert len(templates._alternatives) == 4  # a start and a delta alternative per family
 
 
 def _valid(data: Any) -> bool:
@@ -145,4 +185,31 @@ def test_whatever_a_template_matches_is_valid_compact_and_read_right(
     data = from_json(text)
     assert _valid(data)
     assert to_json(data) == text
-    assert found[1:] == (1, "TEXT_MESSAGE_CONTENT", data["messageId"], data["delta"])
+    assert found[1:] == (1, "TEXT_MESSAGE_CONTENT", data["messageId"], data["delta"], False, False)
+
+
+@given(
+    stream=st.one_of(TEXT, VALUE),
+    name=st.one_of(TEXT, VALUE),
+    parent=st.one_of(TEXT, VALUE),
+    spacing=st.sampled_from(["compact", "spaced", "ascii"]),
+)
+@settings(max_examples=300, deadline=None)
+def test_whatever_a_start_template_matches_is_valid_and_compact(
+    stream: Any, name: Any, parent: Any, spacing: str
+) -> None:
+    templates = _learned(TOOL_START, TOOL_END)
+    event = {**TOOL_START, "toolCallId": stream, "toolCallName": name, "parentMessageId": parent}
+    if spacing == "compact":
+        text = to_json(event)
+    elif spacing == "spaced":
+        text = json.dumps(event).encode()
+    else:
+        text = json.dumps(event, separators=(",", ":")).encode()
+    found = templates.match(b"data: " + text + b"\n\n", 0)
+    if found is None:
+        return
+    data = from_json(text)
+    assert _valid(data)
+    assert to_json(data) == text
+    assert found[1:] == (1, "TOOL_CALL_ARGS", data["toolCallId"], "", True, False)

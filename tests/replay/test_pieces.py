@@ -218,7 +218,7 @@ def test_only_regular_valid_pieces_get_a_summary() -> None:
     assert summary.count == len(FRAMES)
     assert summary.compact
     assert summary.irregular == ()
-    kinds = [(first, count, kind, stream) for first, count, kind, stream, _ in summary.runs]
+    kinds = [(first, count, kind, stream) for first, count, kind, stream, *_ in summary.runs]
     assert kinds == [
         (2, 2, "TEXT_MESSAGE_CONTENT", "m"),
         (4, 1, "TEXT_MESSAGE_CONTENT", "ghost"),
