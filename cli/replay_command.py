@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 
 from cli.errors import ExitCode, handled_errors, stderr, stderr_line
+from cli.stdout import write_utf8
 from replay.errors import InvalidRequest, UnreadableInput
 from replay.pacing import FAST, Pace, Pacer, Sleep
 
@@ -93,7 +94,7 @@ def run_replay(
     from replay.check_loop import CheckLoop
     from replay.checks import Checker
     from replay.events import EndOfStream, RecordedEvent, decode_events
-    from replay.normalize import Normalizer, compact_json, compact_lines
+    from replay.normalize import Normalizer, compact_json, ndjson
     from replay.pieces import DeltaRun
     from replay.problems import Problem, Severity
     from replay.recording import open_recording
@@ -128,12 +129,12 @@ def run_replay(
     # `--json` lines are written in batches (one joined write, recorded text reused
     # when it already is the compact form); they are flushed before anything goes to
     # stderr, so a terminal shows both in order, and at once when pacing.
-    pending_lines: list[RecordedEvent | DeltaRun | str] = []
+    pending_lines: list[RecordedEvent | DeltaRun | bytes] = []
     batch_lines = options.json_events and pacer is None
 
     def flush_lines() -> None:
         if pending_lines:
-            write(compact_lines(pending_lines))
+            write_utf8(ndjson(pending_lines))
             pending_lines.clear()
 
     def emit(items: Iterable[RunTranscript | Problem]) -> None:
@@ -179,7 +180,7 @@ def run_replay(
     class LinesAndFindings:
         """The check loop's sink when nothing is shown or paced per event."""
 
-        def line(self, item: RecordedEvent | DeltaRun | str) -> None:
+        def line(self, item: RecordedEvent | DeltaRun | bytes) -> None:
             if batch_lines:
                 pending_lines.append(item)
                 if len(pending_lines) >= 1024:

@@ -28,8 +28,8 @@ from replay.transcript import RunTranscript, TranscriptBuilder
 class Sink(Protocol):
     """Where the loop's results go, in order."""
 
-    def line(self, item: RecordedEvent | DeltaRun | str) -> None:
-        """The output of an event (a `DeltaRun`'s events; a settled stretch's text)."""
+    def line(self, item: RecordedEvent | DeltaRun | bytes) -> None:
+        """The output of an event (a `DeltaRun`'s events; a settled stretch's lines)."""
 
     def problem(self, problem: Problem) -> None:
         """A finding."""
@@ -43,8 +43,8 @@ class Settled:
     the helper started from a clean state (no run open or held, an empty run index).
     """
 
-    lines: str
-    """The stretch's output: each event's text and a LF."""
+    lines: bytes
+    """The stretch's output: each event's text and a LF (UTF-8)."""
     findings: tuple[tuple[Problem, int], ...]
     """What the loop reported, in order, each with the length of `lines` written
     before it."""

@@ -64,6 +64,19 @@ class RunEntry:
     """The descriptors of a paused run: their JSON array, as it is (it starts with `[`)
     or zlib-compressed (see `RAW_DESCRIPTOR_BUDGET`)."""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Plain constructor arguments: a helper process sends thousands of these, and
+        # the dataclass default (state set field by field in Python) is several times
+        # slower to load.
+        return RunEntry, (
+            self.run_id,
+            self.thread_id,
+            self.parent_run_id,
+            self.outcome,
+            self.tool_call_ids,
+            self.interrupts,
+        )
+
     def compressed(self) -> RunEntry:
         """This entry with its descriptors compressed."""
         if self.interrupts is None or self.interrupts[:1] != b"[":

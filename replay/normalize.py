@@ -36,30 +36,37 @@ def compact_json(value: Any) -> str:
         # the same text for parsed JSON; json.dumps handles what it refuses (surrogates).
         return to_json(value).decode("utf-8")
     except (ValueError, PydanticSerializationError):
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        # Escaped: a lone surrogate has no UTF-8 form, and the output must be UTF-8.
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
-def compact_lines(items: Sequence[RecordedEvent | DeltaRun | str]) -> str:
+def ndjson(items: Sequence[RecordedEvent | DeltaRun | bytes]) -> bytes:
+    """`--json` output for a batch, UTF-8: each event's `compact_lines`; a `DeltaRun`'s
+    lines and a settled stretch's (`bytes`, `replay.check_loop.Settled`) are the
+    recording's own text, already known to be exactly that."""
+    parts: list[bytes] = []
+    events: list[RecordedEvent] = []
+    for item in items:
+        if type(item) is RecordedEvent:
+            events.append(item)
+            continue
+        if events:
+            parts.append(compact_lines(events).encode())
+            events = []
+        parts.append(item.lines if type(item) is DeltaRun else item)  # type: ignore[arg-type]
+    if events:
+        parts.append(compact_lines(events).encode())
+    return b"".join(parts)
+
+
+def compact_lines(events: Sequence[RecordedEvent]) -> str:
     """NDJSON for a batch of events: `compact_json(event.data)` and a LF for each.
 
     A recording written by TanStack already holds exactly that text: when that is
-    known (`known_compact`, and always for a `DeltaRun`) or checked true for the
-    batch, the texts are used as they are, else each event is serialised on its own.
-    A `str` is lines already made (a settled stretch's, `replay.check_loop.Settled`).
+    known (`known_compact`) or checked true for the batch, the texts are used as they
+    are, else each event is serialised on its own.
     """
-    parts: list[str] = []
-    events: list[RecordedEvent] = []
-    for item in items:
-        if type(item) is DeltaRun or type(item) is str:
-            if events:
-                parts.append(_event_lines(events))
-                events = []
-            parts.append(item if type(item) is str else item.lines)  # type: ignore[union-attr]
-        else:
-            events.append(item)  # type: ignore[arg-type]
-    if events:
-        parts.append(_event_lines(events))
-    return "".join(parts)
+    return _event_lines(events)
 
 
 def _event_lines(events: Sequence[RecordedEvent]) -> str:

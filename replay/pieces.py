@@ -64,8 +64,9 @@ class DeltaRun:
     delta: str
     """The events' deltas, joined."""
     count: int
-    lines: str
-    """The events' texts (compact JSON), each followed by a LF: their `--json` output."""
+    lines: bytes
+    """The events' texts (compact JSON, UTF-8), each followed by a LF: their `--json`
+    output."""
     start: Location
     last: Location
     opened: bool = False
@@ -80,7 +81,7 @@ class DeltaRun:
 
     def start_data(self) -> dict[str, Any]:
         """The start event's object (when `opened`)."""
-        data = from_json(self.lines[: self.lines.index("\n")])
+        data = from_json(self.lines[: self.lines.index(b"\n")])
         assert isinstance(data, dict)
         return data
 
@@ -89,10 +90,11 @@ class DeltaRun:
         source = self.start.source
         line, offset, index = self.start.line, self.start.offset, self.start.index
         out: list[RecordedEvent] = []
-        for text in self.lines.split("\n")[:-1]:
-            end = offset + len(text.encode()) + _FRAME_OVERHEAD
+        for raw in self.lines.split(b"\n")[:-1]:
+            end = offset + len(raw) + _FRAME_OVERHEAD
+            text = raw.decode()
             frame = (text, line, offset, end, None)
-            out.append(recorded_event(source, frame, index, from_json(text), CHECKED_COMPACT))
+            out.append(recorded_event(source, frame, index, from_json(raw), CHECKED_COMPACT))
             line, offset, index = line + 2, end, index + 1
         return out
 
@@ -344,32 +346,26 @@ class PieceFrames:
     """A summarised piece's frames: their texts, byte offsets and output positions.
 
     Frame `i` starts `offset(i)` bytes into the piece; its line in the `--json` output
-    (its text and a LF) is `out[line(i):line(i + 1)]`.
+    (its text and a LF, UTF-8) is `out[line(i):line(i + 1)]`.
     """
 
-    __slots__ = ("_char_starts", "_starts", "lengths", "out", "piece")
+    __slots__ = ("_starts", "lengths", "out", "texts")
 
     def __init__(self, piece: bytes) -> None:
-        self.piece = piece
-        texts = piece[6:-2].split(_SEPARATOR)
-        self.lengths = list(map(len, texts))
+        self.texts = piece[6:-2].split(_SEPARATOR)
+        self.lengths = list(map(len, self.texts))
         self._starts = list(accumulate(self.lengths, initial=0))  # text bytes before i
-        self.out = b"\n".join(texts).decode() + "\n"
-        if self.out.isascii():
-            self._char_starts = self._starts  # one character per byte
-        else:
-            lines = self.out.split("\n")[:-1]
-            self._char_starts = list(accumulate(map(len, lines), initial=0))
+        self.out = b"\n".join(self.texts) + b"\n"
 
     def offset(self, at: int) -> int:
         """Bytes of the piece before frame `at`."""
         return self._starts[at] + _FRAME_OVERHEAD * at
 
     def line(self, at: int) -> int:
-        """Characters of the output before frame `at`'s line."""
-        return self._char_starts[at] + at
+        """Bytes of the output before frame `at`'s line."""
+        return self._starts[at] + at
 
-    def lines(self, start: int, stop: int) -> str:
+    def lines(self, start: int, stop: int) -> bytes:
         """The output lines of frames `[start, stop)`."""
         return self.out[self.line(start) : self.line(stop)]
 
@@ -434,7 +430,7 @@ def apply_summary(
             continue
         offset = offset0 + offset_of(at)
         end = offset + frames.lengths[at] + _FRAME_OVERHEAD
-        text = out[line_of(at) : line_of(at + 1) - 1]
+        text = frames.texts[at].decode("utf-8", "replace")  # as the SSE decoder does
         if at in irregular:
             message = SseMessage(text, line0 + 2 * at, offset, SSE, "", last_id, False, end)
             yield from decode_one(source, message, index0 + at, bare_noticed)

@@ -78,7 +78,7 @@ class _Counter:
         self.frames = 0
         self.findings: list[tuple[Problem, int]] = []
 
-    def line(self, item: RecordedEvent | DeltaRun | str) -> None:
+    def line(self, item: RecordedEvent | DeltaRun | bytes) -> None:
         self.frames += item.count if type(item) is DeltaRun else 1
 
     def problem(self, problem: Problem) -> None:

@@ -288,3 +288,23 @@ def test_no_color_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
     out = captured.get()
     assert "▶ run" in out
     assert "\x1b[3" not in out  # no foreground colours
+
+
+def test_json_of_a_lone_surrogate_is_still_utf8_json(tmp_path: Path) -> None:
+    # `json.loads` accepts "\ud800", which has no UTF-8 form: the line keeps it escaped.
+    path = tmp_path / "surrogate.sse"
+    path.write_bytes(
+        b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+        b'data: {"type":"TEXT_MESSAGE_START","messageId":"m\\ud800","delta":"\xc3\xa9"}\n\n'
+        b'data: {"type":"RUN_FINISHED","runId":"r","threadId":"t"}\n\n'
+    )
+    result = CliRunner().invoke(app, ["replay", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout_bytes.decode("utf-8").splitlines()
+    assert [json.loads(line)["type"] for line in lines] == [
+        "RUN_STARTED",
+        "TEXT_MESSAGE_START",
+        "RUN_FINISHED",
+    ]
+    assert '"messageId":"m\\ud800"' in lines[1]
+    assert json.loads(lines[1])["delta"] == "é"

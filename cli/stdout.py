@@ -1,0 +1,23 @@
+"""Machine output that is already UTF-8 bytes (a recording's own lines) on stdout.
+
+Writing a large recording's lines as text would decode them only for stdout to encode
+them again. They go to the binary buffer under the text stream instead, after
+flushing it, so they stay in order with everything written as text; a stdout that
+is not UTF-8 (or has no buffer, as in some test runners) gets them decoded.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def write_utf8(data: bytes) -> None:
+    """Write UTF-8 `data` on stdout, in order with text written there."""
+    stream = sys.stdout
+    binary = getattr(stream, "buffer", None)
+    encoding = (getattr(stream, "encoding", None) or "").replace("-", "").replace("_", "")
+    if binary is None or encoding.lower() != "utf8":
+        stream.write(data.decode("utf-8"))
+        return
+    stream.flush()
+    binary.write(data)
