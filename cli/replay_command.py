@@ -183,7 +183,8 @@ def run_replay(
         def line(self, item: RecordedEvent | DeltaRun | bytes) -> None:
             if batch_lines:
                 pending_lines.append(item)
-                if len(pending_lines) >= 1024:
+                # A settled stretch's lines are most of a piece: written at once.
+                if type(item) is bytes or len(pending_lines) >= 1024:
                     flush_lines()
 
         def problem(self, problem: Problem) -> None:

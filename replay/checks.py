@@ -13,6 +13,7 @@ however long the recording is.
 from __future__ import annotations
 
 import json
+import sys
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -37,7 +38,7 @@ from replay.transcript import Outcome, RunTranscript
 MAX_INDEXED_RUNS = 50_000
 """Runs remembered for ancestor look-ups; older ones are forgotten (their continuations
 then get a `resume-parent-not-recorded` notice instead of a batch check)."""
-RAW_DESCRIPTOR_BUDGET = 16 << 20
+RAW_DESCRIPTOR_BUDGET = 8 << 20
 """Bytes of paused runs' descriptors kept as plain JSON; beyond, they are compressed
 (slower to store, three times smaller): memory stays bounded whatever the file size."""
 MAX_ANCESTRY = 256
@@ -90,6 +91,13 @@ class RunEntry:
         text = self.interrupts
         value = json.loads(text if text[:1] == b"[" else zlib.decompress(text))
         return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+_NO_TOOL_CALLS: frozenset[str] = frozenset()
+
+
+def _shared(value: str | None) -> str | None:
+    return None if value is None else sys.intern(value)
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -329,16 +337,15 @@ class Checker:
                 text = dumped.encode("utf-8", "surrogatepass")
             packed = text if self._keep_raw(text) else zlib.compress(text, 1)
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
+        # Ids are shared (interned): a thread's runs name the same thread, and a run's
+        # parent is an earlier run's key. An index of many runs stays small.
+        thread = _shared(transcript.thread_id)
+        parent = _shared(transcript.parent_run_id)
+        tool_calls = frozenset(ids) if ids else _NO_TOOL_CALLS
         for key in keys:
             assert key is not None
-            self._index[key] = RunEntry(
-                key,
-                transcript.thread_id,
-                transcript.parent_run_id,
-                transcript.outcome,
-                frozenset(ids),
-                packed,
-            )
+            key = sys.intern(key)
+            self._index[key] = RunEntry(key, thread, parent, transcript.outcome, tool_calls, packed)
             self._index.move_to_end(key)
         while len(self._index) > self._max_runs:
             self._index.popitem(last=False)

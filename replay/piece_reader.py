@@ -61,7 +61,7 @@ class Summarised:
 
     number: int
     piece: bytes | None
-    """None when too long to hold."""
+    """None when too long to hold, or when `frames` holds it already."""
     summary: PieceSummary | None
     settlement: Settlement | None
     """What was folded and checked ahead of the reader (`replay.settle`)."""
@@ -102,8 +102,11 @@ def _decode_pieces(
         number, piece, summary = found.number, found.piece, found.summary
         settlement = found.settlement
         end = bounds[number + 1]
-        if piece is not None and summary is not None and (found.here or summary.fits(piece)):
-            frames = found.frames or PieceFrames(piece)
+        frames = found.frames
+        usable = summary is not None and (found.here or summary.fits(piece or b""))
+        if frames is None and piece is not None and usable:
+            frames = PieceFrames(piece)
+        if frames is not None and summary is not None:
             start = 0
             if settlement is not None and 0 < settlement.frames <= summary.count:
                 yield _settled(source, frames, summary, settlement, position)
@@ -195,7 +198,8 @@ def _summaries(
         summary, settlement, frames = _work(
             source, piece, bounds[number], fold_deltas, templates, settle_too=ahead
         )
-        return Summarised(number, piece, summary, settlement, frames)
+        # Its frames hold all it is needed for: the bytes need not wait with them.
+        return Summarised(number, None if frames else piece, summary, settlement, frames)
 
     for number in range(count):
         while True:

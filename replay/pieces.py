@@ -349,13 +349,20 @@ class PieceFrames:
     (its text and a LF, UTF-8) is `out[line(i):line(i + 1)]`.
     """
 
-    __slots__ = ("_starts", "lengths", "out", "texts")
+    __slots__ = ("_starts", "out")
 
     def __init__(self, piece: bytes) -> None:
-        self.texts = piece[6:-2].split(_SEPARATOR)
-        self.lengths = list(map(len, self.texts))
-        self._starts = list(accumulate(self.lengths, initial=0))  # text bytes before i
-        self.out = b"\n".join(self.texts) + b"\n"
+        texts = piece[6:-2].split(_SEPARATOR)
+        self._starts = list(accumulate(map(len, texts), initial=0))  # text bytes before i
+        self.out = b"\n".join(texts) + b"\n"
+
+    def length(self, at: int) -> int:
+        """Bytes of frame `at`'s text."""
+        return self._starts[at + 1] - self._starts[at]
+
+    def text(self, at: int) -> bytes:
+        """Frame `at`'s text (its `data:` value)."""
+        return self.out[self._starts[at] + at : self._starts[at + 1] + at]
 
     def offset(self, at: int) -> int:
         """Bytes of the piece before frame `at`."""
@@ -429,8 +436,9 @@ def apply_summary(
             at = last + 1
             continue
         offset = offset0 + offset_of(at)
-        end = offset + frames.lengths[at] + _FRAME_OVERHEAD
-        text = frames.texts[at].decode("utf-8", "replace")  # as the SSE decoder does
+        raw = frames.text(at)
+        end = offset + len(raw) + _FRAME_OVERHEAD
+        text = raw.decode("utf-8", "replace")  # as the SSE decoder does
         if at in irregular:
             message = SseMessage(text, line0 + 2 * at, offset, SSE, "", last_id, False, end)
             yield from decode_one(source, message, index0 + at, bare_noticed)
