@@ -35,7 +35,7 @@ from replay.problems import Location, Problem
 from replay.rules import RULES_BY_ID, finding
 from replay.transcript import Outcome, RunTranscript
 
-MAX_INDEXED_RUNS = 50_000
+MAX_INDEXED_RUNS = 20_000
 """Runs remembered for ancestor look-ups; older ones are forgotten (their continuations
 then get a `resume-parent-not-recorded` notice instead of a batch check)."""
 RAW_DESCRIPTOR_BUDGET = 8 << 20

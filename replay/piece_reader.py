@@ -236,7 +236,6 @@ def _work(
     templates: DeltaTemplates,
     *,
     settle_too: bool,
-    for_transfer: bool = False,
 ) -> tuple[PieceSummary | None, Settlement | None, PieceFrames | None]:
     """Summarise a piece (at byte `offset`) and, when asked, settle what can be."""
     if piece is None:
@@ -246,9 +245,10 @@ def _work(
         return summary, None, None
     frames = PieceFrames(piece)
     settlement = settle(source, frames, summary, offset)
-    if settlement is not None and for_transfer:
+    if settlement is not None:
         # The reader adopts the settled frames whole: it needs neither their stretches
         # nor their parsed events (only to fall back, which it can do without them).
+        # Dropped here, they are neither held while waiting their turn nor sent.
         rest = tuple(run for run in summary.runs if run[0] >= settlement.frames)
         summary = replace(summary, runs=rest, colds=None)
     return summary, settlement, frames
@@ -379,7 +379,6 @@ def _serve(
             fold_deltas,
             templates,
             settle_too=True,
-            for_transfer=True,
         )
         payload = pickle.dumps((number, summary, settlement), _PROTOCOL)
         _write_all(results, _NUMBER.pack(len(payload)) + payload)
