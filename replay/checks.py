@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
-from pydantic_core import PydanticSerializationError, to_json
+from pydantic_core import PydanticSerializationError, from_json, to_json
 
 from replay.batch import (
     BINDING_KEY,
@@ -61,9 +61,11 @@ class RunEntry:
     outcome: Outcome
     tool_call_ids: frozenset[str]
     """Tool calls the run itself made (streamed or in its snapshot)."""
-    interrupts: bytes | None
-    """The descriptors of a paused run: their JSON array, as it is (it starts with `[`)
-    or zlib-compressed (see `RAW_DESCRIPTOR_BUDGET`)."""
+    terminal: bytes | None
+    """A paused run's terminal event (its `outcome` holds the descriptors): its JSON
+    text, UTF-8, as it is (it starts with `{`) or zlib-compressed (see
+    `RAW_DESCRIPTOR_BUDGET`). The recorded text costs nothing to keep; serialising
+    the descriptors again for every paused run was a noticeable share of a check."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Plain constructor arguments: a helper process sends thousands of these, and
@@ -75,22 +77,32 @@ class RunEntry:
             self.parent_run_id,
             self.outcome,
             self.tool_call_ids,
-            self.interrupts,
+            self.terminal,
         )
 
+    @property
+    def plain(self) -> bool:
+        """Whether `terminal` is kept uncompressed."""
+        return self.terminal is not None and self.terminal[:1] == b"{"
+
     def compressed(self) -> RunEntry:
-        """This entry with its descriptors compressed."""
-        if self.interrupts is None or self.interrupts[:1] != b"[":
+        """This entry with its terminal compressed."""
+        if self.terminal is None or not self.plain:
             return self
-        return replace(self, interrupts=zlib.compress(self.interrupts, 1))
+        return replace(self, terminal=zlib.compress(self.terminal, 1))
 
     def descriptors(self) -> list[dict[str, Any]]:
         """The paused run's interrupt descriptors, decoded on demand."""
-        if self.interrupts is None:
+        if self.terminal is None:
             return []
-        text = self.interrupts
-        value = json.loads(text if text[:1] == b"[" else zlib.decompress(text))
-        return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+        raw = self.terminal if self.plain else zlib.decompress(self.terminal)
+        try:
+            value = from_json(raw)
+        except ValueError:  # lone surrogates: json.loads takes them
+            value = json.loads(raw.decode("utf-8", "surrogatepass"))
+        outcome = value.get("outcome") if isinstance(value, dict) else None
+        found = outcome.get("interrupts") if isinstance(outcome, dict) else None
+        return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
 
 
 _NO_TOOL_CALLS: frozenset[str] = frozenset()
@@ -310,8 +322,7 @@ class Checker:
         """Remember runs checked elsewhere (`replay.check_loop.Settled`), in order."""
         index = self._index
         for key, entry in entries:
-            raw = entry.interrupts is not None and entry.interrupts[:1] == b"["
-            if raw and not self._keep_raw(entry.interrupts):  # type: ignore[arg-type]
+            if entry.plain and not self._keep_raw(entry.terminal):  # type: ignore[arg-type]
                 entry = entry.compressed()
             index[key] = entry
             index.move_to_end(key)
@@ -329,12 +340,8 @@ class Checker:
         ids = {call.id for call in transcript.tool_calls}
         ids |= _message_tool_calls(transcript.snapshot or ())
         packed = None
-        if transcript.outcome is Outcome.INTERRUPT:
-            try:
-                text = to_json(list(transcript.interrupts))
-            except (ValueError, PydanticSerializationError):  # lone surrogates
-                dumped = json.dumps(list(transcript.interrupts), separators=(",", ":"))
-                text = dumped.encode("utf-8", "surrogatepass")
+        if transcript.outcome is Outcome.INTERRUPT and transcript.terminal is not None:
+            text = transcript.terminal.text.encode("utf-8", "surrogatepass")
             packed = text if self._keep_raw(text) else zlib.compress(text, 1)
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
         # Ids are shared (interned): a thread's runs name the same thread, and a run's

@@ -216,11 +216,6 @@ def summarize(
     """
     if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
         return None
-    count = piece.count(_SEPARATOR) + 1
-    # Two LFs per frame and no other: every frame is one `data: ` line and a blank one.
-    # An empty `data: ` line dispatches nothing, so it is left to the decoder.
-    if piece.count(b"\n") != 2 * count or piece.startswith(b"data: \n") or _EMPTY in piece:
-        return None
     if not piece.isascii():
         try:
             piece.decode()
@@ -228,8 +223,17 @@ def summarize(
             return None
     runs: list[Run] = []
     if fold_deltas and templates is not None and templates.active:
-        positions, texts = _outside_stretches(piece, templates, runs)
+        walked = _outside_stretches(piece, templates, runs)
+        if walked is None:
+            return None
+        positions, texts = walked
+        count = len(positions) + sum(run[1] for run in runs)
     else:
+        count = piece.count(_SEPARATOR) + 1
+        # Two LFs per frame and no other: every frame is one `data: ` line and a blank
+        # one. An empty `data: ` line dispatches nothing: left to the decoder.
+        if piece.count(b"\n") != 2 * count or piece.startswith(b"data: \n") or _EMPTY in piece:
+            return None
         texts = piece[6:-2].split(_SEPARATOR)
         positions = list(range(count))
     try:
@@ -266,13 +270,15 @@ def summarize(
 
 def _outside_stretches(
     piece: bytes, templates: DeltaTemplates, runs: list[Run]
-) -> tuple[list[int], list[bytes]]:
+) -> tuple[list[int], list[bytes]] | None:
     """Walk the frames: add each template-matching stretch to `runs`; return the frame
-    numbers and texts of the frames outside them."""
+    numbers and texts of the frames outside them. None when a frame is not one
+    non-empty `data: ` line and a blank line (a stretch's frames are, by its pattern)."""
     positions: list[int] = []
     texts: list[bytes] = []
     match = templates.match
     find = piece.find
+    startswith = piece.startswith
     size = len(piece)
     at = start = 0
     while start < size:
@@ -282,10 +288,16 @@ def _outside_stretches(
             runs.append((at, frames, kind, stream_id, delta, opened, closed))
             at += frames
         else:
-            end = find(b"\n\n", start) + 2
+            if not startswith(b"data: ", start):
+                return None
+            end = find(b"\n\n", start)
+            text = piece[start + 6 : end]
+            if not text or b"\n" in text:
+                return None
             positions.append(at)
-            texts.append(piece[start + 6 : end - 2])
+            texts.append(text)
             at += 1
+            end += 2
         start = end
     return positions, texts
 

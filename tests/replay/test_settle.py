@@ -160,23 +160,21 @@ def test_look_ups_that_miss_are_noted_for_the_reader() -> None:
 def test_descriptors_stay_plain_within_a_budget_then_are_compressed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    text = b'[{"id":"i1","reason":"tool_call"}]'
+    text = (
+        b'{"type":"RUN_FINISHED","runId":"r","threadId":"t","outcome":{"type":"interrupt",'
+        b'"interrupts":[{"id":"i1","reason":"tool_call"},7]}}'
+    )
     entry = RunEntry("r", "t", None, Outcome.INTERRUPT, frozenset(), text)
     assert entry.descriptors() == [{"id": "i1", "reason": "tool_call"}]
     packed = entry.compressed()
-    assert packed.interrupts == zlib.compress(text, 1)
+    assert packed.terminal == zlib.compress(text, 1)
     assert packed.descriptors() == entry.descriptors()
     assert packed.compressed() is packed
     monkeypatch.setattr(replay.checks, "RAW_DESCRIPTOR_BUDGET", len(text) * 2)
     checker = Checker()
     checker.adopt([(f"r{n}", entry) for n in range(4)])
     kept = [checker.entry(f"r{n}") for n in range(4)]
-    assert [e.interrupts[:1] if e and e.interrupts else None for e in kept] == [
-        b"[",
-        b"[",
-        b"x",
-        b"x",
-    ]
+    assert [e.plain if e else None for e in kept] == [True, True, False, False]
     assert all(e is not None and e.descriptors() == entry.descriptors() for e in kept)
 
 
