@@ -12,12 +12,14 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import IntEnum
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
-from rich.console import Console
-from rich.control import strip_control_codes
 
 from replay.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class ExitCode(IntEnum):
@@ -42,7 +44,26 @@ EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
     (UnicodeDecodeError, ExitCode.CANNOT_RUN),
 )
 
-stderr = Console(stderr=True, highlight=False)
+
+class _Stderr:
+    """The stderr `rich.console.Console`, made on first use.
+
+    Importing rich costs a run about 25 ms before it reads a byte; a clean
+    `agui replay --json` never prints on stderr at all.
+    """
+
+    def __init__(self) -> None:
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=True, highlight=False)
+        return getattr(self._console, name)
+
+
+stderr: Console = cast("Console", _Stderr())
 _CONTROL = re.compile("[\x07\x08\x0b\x0c\x0d]")
 """The control codes rich strips from printed text (`rich.control.strip_control_codes`)."""
 
@@ -55,7 +76,11 @@ def stderr_line(text: str) -> None:
     if stream.isatty():
         stderr.print(text, markup=False, highlight=False, soft_wrap=True, emoji=False)
     else:
-        stream.write((strip_control_codes(text) if _CONTROL.search(text) else text) + "\n")
+        if _CONTROL.search(text):
+            from rich.control import strip_control_codes
+
+            text = strip_control_codes(text)
+        stream.write(text + "\n")
 
 
 def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 
 from cli.errors import ExitCode, fail, handled_errors
 from codemods import RULE_TITLES, Rule
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from codemods.command import FalsePolicy
     from codemods.runner import FileResult, Options
 
@@ -135,6 +136,8 @@ def _migrate(
 
         settings = replace(settings, false_as=FalsePolicy(false_as.value))
     options = Options(rules, settings)
+    from rich.console import Console
+
     console = Console(stderr=True, highlight=False)
     if stdin:
         return _migrate_stdin(options, check, output_format, console)

@@ -18,15 +18,17 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from cli.errors import ExitCode, handled_errors, stderr, stderr_line
 from cli.stdout import write_utf8
 from replay.errors import InvalidRequest, UnreadableInput
 from replay.pacing import FAST, Pace, Pacer, Sleep
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MAX_PACE_GAP = 5.0
 """Longest pause `--pace` inserts between two events, in seconds (after scaling): a
@@ -90,7 +92,6 @@ def run_replay(
     now: Callable[[], Any] | None = None,
 ) -> ExitCode:
     """Do the whole job; return the exit code (raises only when the job cannot be done)."""
-    from cli.timeline import Timeline
     from replay.check_loop import CheckLoop
     from replay.checks import Checker
     from replay.events import EndOfStream, RecordedEvent, decode_events
@@ -114,6 +115,10 @@ def run_replay(
     report = options.report
     timeline = None
     if report is None and not options.json_events:
+        from rich.console import Console
+
+        from cli.timeline import Timeline
+
         timeline = Timeline(out or Console(highlight=False))
     write = sys.stdout.write
     pacer = None

@@ -17,16 +17,24 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from cli.errors import ExitCode, handled_errors, stderr
 from replay.errors import InvalidRequest
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 TOKEN_ENV = "AGUI_TOKEN"
 DEFAULT_URL = "http://127.0.0.1:8000/api/chat"
+
+
+def _stdout_console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +77,7 @@ class ResumeOptions:
 class ResumeContext:
     """What the job needs from the outside world; tests replace the parts they pin."""
 
-    out: Console = field(default_factory=lambda: Console(highlight=False))
+    out: Console = field(default_factory=lambda: _stdout_console())
     err: Console = field(default_factory=lambda: stderr)
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     now: Callable[[], datetime] = field(default_factory=lambda: lambda: datetime.now(UTC))

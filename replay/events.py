@@ -424,6 +424,17 @@ _RECORDED_SLOTS = tuple(
 )
 
 
+def new_location(source: str, line: int, offset: int, index: int) -> Location:
+    """`Location(source, line, offset, index)`, its slots filled directly (see below)."""
+    set_source, set_line, set_offset, set_index = _LOCATION_SLOTS
+    location = _new(Location)
+    set_source(location, source)
+    set_line(location, line)
+    set_offset(location, offset)
+    set_index(location, index)
+    return location
+
+
 def recorded_event(
     source: str, frame: Frame, index: int, data: dict[str, Any], event: Event | None
 ) -> RecordedEvent:

@@ -31,6 +31,7 @@ from replay.events import (
     EndOfStream,
     RecordedEvent,
     decode_one,
+    new_location,
     recorded_event,
 )
 from replay.problems import Location, Problem
@@ -64,9 +65,9 @@ class DeltaRun:
     delta: str
     """The events' deltas, joined."""
     count: int
-    lines: bytes
-    """The events' texts (compact JSON, UTF-8), each followed by a LF: their `--json`
-    output."""
+    frames: PieceFrames
+    """The piece the events are read from; `first` is the first one's frame there."""
+    first: int
     start: Location
     last: Location
     opened: bool = False
@@ -75,13 +76,19 @@ class DeltaRun:
     """The last event is the stream's end event."""
 
     @property
+    def lines(self) -> bytes:
+        """The events' texts (compact JSON, UTF-8), each followed by a LF: their
+        `--json` output."""
+        return self.frames.lines(self.first, self.first + self.count)
+
+    @property
     def deltas(self) -> int:
         """How many of the events are deltas."""
         return self.count - self.opened - self.closed
 
     def start_data(self) -> dict[str, Any]:
         """The start event's object (when `opened`)."""
-        data = from_json(self.lines[: self.lines.index(b"\n")])
+        data = from_json(self.frames.text(self.first))
         assert isinstance(data, dict)
         return data
 
@@ -361,20 +368,24 @@ class PieceFrames:
     (its text and a LF, UTF-8) is `out[line(i):line(i + 1)]`.
     """
 
-    __slots__ = ("_starts", "out")
+    __slots__ = ("_out", "_starts", "texts")
 
     def __init__(self, piece: bytes) -> None:
-        texts = piece[6:-2].split(_SEPARATOR)
-        self._starts = list(accumulate(map(len, texts), initial=0))  # text bytes before i
-        self.out = b"\n".join(texts) + b"\n"
+        self.texts = piece[6:-2].split(_SEPARATOR)
+        self._starts = list(accumulate(map(len, self.texts), initial=0))  # bytes before i
+        self._out: bytes | None = None
 
-    def length(self, at: int) -> int:
-        """Bytes of frame `at`'s text."""
-        return self._starts[at + 1] - self._starts[at]
+    @property
+    def out(self) -> bytes:
+        """The whole piece's output (joined when first asked: a helper folding the
+        piece never needs it)."""
+        if self._out is None:
+            self._out = b"\n".join(self.texts) + b"\n"
+        return self._out
 
     def text(self, at: int) -> bytes:
         """Frame `at`'s text (its `data:` value)."""
-        return self.out[self._starts[at] + at : self._starts[at + 1] + at]
+        return self.texts[at]
 
     def offset(self, at: int) -> int:
         """Bytes of the piece before frame `at`."""
@@ -409,7 +420,7 @@ def apply_summary(
         position.index,
         position.last_id,
     )
-    out, offset_of, line_of = frames.out, frames.offset, frames.line
+    offset_of = frames.offset
     runs = [run for run in summary.runs if start <= run[0] < stop]
     irregular = set(summary.irregular)
     colds = None
@@ -439,9 +450,10 @@ def apply_summary(
                 stream_id,
                 delta,
                 count,
-                out[line_of(first) : line_of(last + 1)],
-                Location(source, line0 + 2 * first, offset0 + offset_of(first), index0 + first),
-                Location(source, line0 + 2 * last, offset0 + offset_of(last), index0 + last),
+                frames,
+                first,
+                new_location(source, line0 + 2 * first, offset0 + offset_of(first), index0 + first),
+                new_location(source, line0 + 2 * last, offset0 + offset_of(last), index0 + last),
                 opened,
                 closed,
             )
