@@ -120,6 +120,14 @@ def _non_empty(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value)
 
 
+def _own_tool_calls(transcript: RunTranscript) -> set[str]:
+    """Tool-call ids of a run's own tool calls, streamed or in its snapshot."""
+    ids = {call.id for call in transcript.tool_calls}
+    if transcript.snapshot:
+        ids |= _message_tool_calls(transcript.snapshot)
+    return ids
+
+
 def _message_tool_calls(messages: Iterable[Any]) -> set[str]:
     """Tool-call ids named by assistant messages (`toolCalls[].id`) of a message list."""
     ids: set[str] = set()
@@ -308,9 +316,10 @@ class Checker:
 
     def run(self, transcript: RunTranscript) -> list[Problem]:
         """Check one finished run and remember what its continuations will need."""
-        problems = self._interrupt_problems(transcript)
+        own = _own_tool_calls(transcript)
+        problems = self._interrupt_problems(transcript, own)
         problems.extend(self._resume_problems(transcript))
-        self._remember(transcript)
+        self._remember(transcript, own)
         return problems
 
     def knows_any(self, run_ids: Iterable[str]) -> bool:
@@ -336,9 +345,7 @@ class Checker:
             self._index.move_to_end(run_id)
         return entry
 
-    def _remember(self, transcript: RunTranscript) -> None:
-        ids = {call.id for call in transcript.tool_calls}
-        ids |= _message_tool_calls(transcript.snapshot or ())
+    def _remember(self, transcript: RunTranscript, ids: set[str]) -> None:
         packed = None
         if transcript.outcome is Outcome.INTERRUPT and transcript.terminal is not None:
             text = transcript.terminal.text.encode("utf-8", "surrogatepass")
@@ -364,9 +371,8 @@ class Checker:
         self._raw_bytes += len(text)
         return True
 
-    def _known_tool_calls(self, transcript: RunTranscript) -> set[str]:
-        known = {call.id for call in transcript.tool_calls}
-        known |= _message_tool_calls(transcript.snapshot or ())
+    def _known_tool_calls(self, transcript: RunTranscript, own: set[str]) -> set[str]:
+        known = set(own)
         messages = (transcript.request or {}).get("messages")
         if isinstance(messages, list):
             known |= _message_tool_calls(messages)
@@ -381,7 +387,7 @@ class Checker:
             parent = entry.parent_run_id
         return known
 
-    def _interrupt_problems(self, transcript: RunTranscript) -> list[Problem]:
+    def _interrupt_problems(self, transcript: RunTranscript, own: set[str]) -> list[Problem]:
         terminal = transcript.terminal
         if terminal is None or terminal.type != "RUN_FINISHED":
             return []
@@ -401,7 +407,7 @@ class Checker:
                     )
                 )
                 return problems
-            problems.extend(self._descriptor_problems(transcript, raw, where))
+            problems.extend(self._descriptor_problems(transcript, own, raw, where))
             return problems
         carried = outcome.get("interrupts") if isinstance(outcome, dict) else None
         if not carried:
@@ -420,7 +426,7 @@ class Checker:
         return problems
 
     def _descriptor_problems(
-        self, transcript: RunTranscript, raw: list[Any], where: Location
+        self, transcript: RunTranscript, own: set[str], raw: list[Any], where: Location
     ) -> list[Problem]:
         problems: list[Problem] = []
         seen: set[str] = set()
@@ -455,7 +461,7 @@ class Checker:
             call_id = descriptor.get("toolCallId")
             if call_id is not None:
                 if known is None:
-                    known = self._known_tool_calls(transcript)
+                    known = self._known_tool_calls(transcript, own)
                 if call_id not in known:
                     problems.append(
                         finding(

@@ -86,6 +86,13 @@ class DeltaTemplates:
         self._pattern: re.Pattern[bytes] | None = None
 
     @property
+    def complete(self) -> bool:
+        """Whether every event type of every family has its template (or was given up)."""
+        return all(
+            kind in self._exemplars or self._tried.get(kind, 0) >= MAX_TRIES for kind in _FAMILY_OF
+        )
+
+    @property
     def active(self) -> bool:
         """Whether any template has been learned yet."""
         return self._pattern is not None

@@ -266,7 +266,7 @@ def summarize(
     colds = plain_datas
     if compact and fold_deltas:
         colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
-        if templates is not None:
+        if templates is not None and not templates.complete:
             for data, text in zip(plain_datas, plain_texts, strict=True):
                 templates.learn(data, text)
         runs.sort()
