@@ -155,6 +155,23 @@ def _valid(data: Any) -> bool:
     return True
 
 
+def _serialised(event: dict[str, Any], spacing: str) -> bytes:
+    """The event as the compact serialiser, `json.dumps` or an ASCII-only writer has it."""
+    if spacing == "compact":
+        return to_json(event)
+    if spacing == "spaced":
+        return json.dumps(event).encode()
+    return json.dumps(event, separators=(",", ":")).encode()
+
+
+def _proven(text: bytes) -> Any:
+    """What a template match promises of a frame's text: valid, and its compact JSON."""
+    data = from_json(text)
+    assert _valid(data)
+    assert to_json(data) == text
+    return data
+
+
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=8)
 VALUE = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), TEXT, st.just([])
@@ -173,18 +190,11 @@ def test_whatever_a_template_matches_is_valid_compact_and_read_right(
 ) -> None:
     templates = _learned(CONTENT)
     event = {**CONTENT, "messageId": stream, "delta": delta, "timestamp": timestamp}
-    if spacing == "compact":
-        text = to_json(event)
-    elif spacing == "spaced":
-        text = json.dumps(event).encode()
-    else:
-        text = json.dumps(event, separators=(",", ":")).encode()
+    text = _serialised(event, spacing)
     found = templates.match(b"data: " + text + b"\n\n", 0)
     if found is None:
         return
-    data = from_json(text)
-    assert _valid(data)
-    assert to_json(data) == text
+    data = _proven(text)
     assert found[1:] == (1, "TEXT_MESSAGE_CONTENT", data["messageId"], data["delta"], False, False)
 
 
@@ -200,16 +210,9 @@ def test_whatever_a_start_template_matches_is_valid_and_compact(
 ) -> None:
     templates = _learned(TOOL_START, TOOL_END)
     event = {**TOOL_START, "toolCallId": stream, "toolCallName": name, "parentMessageId": parent}
-    if spacing == "compact":
-        text = to_json(event)
-    elif spacing == "spaced":
-        text = json.dumps(event).encode()
-    else:
-        text = json.dumps(event, separators=(",", ":")).encode()
+    text = _serialised(event, spacing)
     found = templates.match(b"data: " + text + b"\n\n", 0)
     if found is None:
         return
-    data = from_json(text)
-    assert _valid(data)
-    assert to_json(data) == text
+    data = _proven(text)
     assert found[1:] == (1, "TOOL_CALL_ARGS", data["toolCallId"], "", True, False)
