@@ -1,6 +1,7 @@
-"""Recognise stretches of delta frames by templates learned from validated exemplars.
+"""Recognise a stream's frames by templates learned from validated exemplars.
 
-Most of a recording is text-message and tool-call deltas, all written by one serialiser:
+Most of a recording is text messages and tool calls (a start event, deltas, an end
+event), all written by one serialiser:
 `{"type":"TEXT_MESSAGE_CONTENT","messageId":"…","delta":"…","timestamp":…}` again and
 again. Once one such event has been parsed, validated by ag_ui.core and found to be its
 own compact JSON, its text becomes a template: the same bytes, except that the values of
@@ -12,8 +13,9 @@ patterns only match the forms the compact serialiser writes (no `\\/`, no `\\u00
 leading zeros, no `-0`), it is its own compact JSON too. Which fields are free is read
 from ag_ui.core's core schema, never written here.
 
-One regular expression then matches a whole stretch of consecutive deltas of one stream
-(a back-reference ties their ids), and one `findall` collects their deltas. A frame that
+One regular expression then matches a whole stretch of one stream — its start event or
+a delta, more deltas, maybe its end event; a back-reference ties their ids — and one
+`findall` collects the deltas. A frame that
 matches no template is simply parsed and validated the ordinary way, and may become the
 exemplar of a new template: templates only save work, they never change a result.
 """

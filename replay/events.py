@@ -254,9 +254,11 @@ def decode_events(
     """The whole pipeline for one stream: JSON, optional raw transform, validation.
 
     Yields `RecordedEvent`s, `EndOfStream`s and `Problem`s in stream order. A recording
-    file (`replay.recording.FileStream`) is read in pieces (`replay.piece_reader`), with
-    a helper process when it is large; with `fold_deltas`, each stretch of deltas of one
-    text message or tool call may then come as one `replay.pieces.DeltaRun`.
+    file (an `SseStream` with a `path`) is read in pieces (`replay.piece_reader`), with a
+    helper process when it is large. With `fold_deltas` (for a consumer that folds and
+    checks only: `replay.check_loop.CheckLoop`), a stretch of one text message's or tool
+    call's events may come as one `replay.pieces.DeltaRun`, and a stretch of runs the
+    helper already folded and checked as one `replay.check_loop.Settled`.
     """
     path = getattr(messages, "path", None)
     if transform is None and path is not None:

@@ -2,11 +2,12 @@
 
 TanStack writes every event as one `data: {...}` line and a blank line. After a blank
 line the SSE decoder's state is clean, so a file can be cut after any `\\n\\n` into
-pieces that decode on their own. Each piece is *summarised* — split into frames, parsed,
-validated, checked for compact JSON, its deltas grouped — by whichever of two processes
-has time (`replay.piece_reader`), then *applied* here, in file order, by the reader:
-the summary becomes pipeline items, a `RecordedEvent` for most events and one `DeltaRun`
-for each stretch of consecutive deltas of one text message or tool call.
+pieces that decode on their own. Each piece is *summarised* — split into frames,
+validated, checked for compact JSON, the events of each text message or tool call
+grouped (mostly by templates, `replay.delta_templates`, without parsing them) — by
+whichever of two processes has time (`replay.piece_reader`), then *applied* here, in
+file order, by the reader: the summary becomes pipeline items, a `RecordedEvent` for
+most events and one `DeltaRun` for each stretch of one stream's events.
 
 A piece that is not made only of such frames, or holds an event that fails validation,
 gets no summary: the reader decodes it with the ordinary decoder, so findings and
