@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 import sys
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
@@ -33,14 +32,12 @@ from replay.canonical import CanonicalJsonError, digest
 from replay.events import EndOfStream, RecordedEvent
 from replay.problems import Location, Problem
 from replay.rules import RULES_BY_ID, finding
+from replay.terminal_blocks import TerminalBlock, TerminalText
 from replay.transcript import Outcome, RunTranscript
 
 MAX_INDEXED_RUNS = 20_000
 """Runs remembered for ancestor look-ups; older ones are forgotten (their continuations
 then get a `resume-parent-not-recorded` notice instead of a batch check)."""
-RAW_DESCRIPTOR_BUDGET = 8 << 20
-"""Bytes of paused runs' descriptors kept as plain JSON; beyond, they are compressed
-(slower to store, three times smaller): memory stays bounded whatever the file size."""
 MAX_ANCESTRY = 256
 """Longest parentRunId chain followed; guards against cycles in hostile recordings."""
 
@@ -61,10 +58,10 @@ class RunEntry:
     outcome: Outcome
     tool_call_ids: frozenset[str]
     """Tool calls the run itself made (streamed or in its snapshot)."""
-    terminal: bytes | None
-    """A paused run's terminal event (its `outcome` holds the descriptors): its JSON
-    text, UTF-8, as it is (it starts with `{`) or zlib-compressed (see
-    `RAW_DESCRIPTOR_BUDGET`). The recorded text costs nothing to keep; serialising
+    terminal: TerminalText | None
+    """Where a paused run's terminal event is kept (its `outcome` holds the
+    descriptors): its recorded JSON text, UTF-8, in a compressed block
+    (`replay.terminal_blocks`). The recorded text costs nothing to keep; serialising
     the descriptors again for every paused run was a noticeable share of a check."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -80,22 +77,12 @@ class RunEntry:
             self.terminal,
         )
 
-    @property
-    def plain(self) -> bool:
-        """Whether `terminal` is kept uncompressed."""
-        return self.terminal is not None and self.terminal[:1] == b"{"
-
-    def compressed(self) -> RunEntry:
-        """This entry with its terminal compressed."""
-        if self.terminal is None or not self.plain:
-            return self
-        return replace(self, terminal=zlib.compress(self.terminal, 1))
-
     def descriptors(self) -> list[dict[str, Any]]:
         """The paused run's interrupt descriptors, decoded on demand."""
         if self.terminal is None:
             return []
-        raw = self.terminal if self.plain else zlib.decompress(self.terminal)
+        block, start, end = self.terminal
+        raw = block.read(start, end)
         try:
             value = from_json(raw)
         except ValueError:  # lone surrogates: json.loads takes them
@@ -250,8 +237,8 @@ class Checker:
         self._now = now or (lambda: datetime.now(UTC))
         self._max_runs = max_runs
         self._index: OrderedDict[str, RunEntry] = OrderedDict() if index is None else index
-        self._raw_bytes = 0
-        """Descriptor bytes stored uncompressed so far (never given back: a bound)."""
+        self._block = TerminalBlock()
+        """Where paused runs' terminal texts go (sealed and replaced when full)."""
         self._source: str | None = None
         self._source_exchanges = 0
         self._exchange: str | None = None
@@ -331,8 +318,6 @@ class Checker:
         """Remember runs checked elsewhere (`replay.check_loop.Settled`), in order."""
         index = self._index
         for key, entry in entries:
-            if entry.plain and not self._keep_raw(entry.terminal):  # type: ignore[arg-type]
-                entry = entry.compressed()
             index[key] = entry
             index.move_to_end(key)
         while len(index) > self._max_runs:
@@ -346,10 +331,12 @@ class Checker:
         return entry
 
     def _remember(self, transcript: RunTranscript, ids: set[str]) -> None:
-        packed = None
+        kept: TerminalText | None = None
         if transcript.outcome is Outcome.INTERRUPT and transcript.terminal is not None:
-            text = transcript.terminal.text.encode("utf-8", "surrogatepass")
-            packed = text if self._keep_raw(text) else zlib.compress(text, 1)
+            block = self._block
+            kept = (block, *block.add(transcript.terminal.text.encode("utf-8", "surrogatepass")))
+            if block.full:
+                self.seal()
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
         # Ids are shared (interned): a thread's runs name the same thread, and a run's
         # parent is an earlier run's key. An index of many runs stays small.
@@ -359,17 +346,15 @@ class Checker:
         for key in keys:
             assert key is not None
             key = sys.intern(key)
-            self._index[key] = RunEntry(key, thread, parent, transcript.outcome, tool_calls, packed)
+            self._index[key] = RunEntry(key, thread, parent, transcript.outcome, tool_calls, kept)
             self._index.move_to_end(key)
         while len(self._index) > self._max_runs:
             self._index.popitem(last=False)
 
-    def _keep_raw(self, text: bytes) -> bool:
-        """Whether descriptors this long may still be kept uncompressed (and count them)."""
-        if self._raw_bytes + len(text) > RAW_DESCRIPTOR_BUDGET:
-            return False
-        self._raw_bytes += len(text)
-        return True
+    def seal(self) -> None:
+        """Compress the paused runs' terminals gathered so far (before sending them)."""
+        self._block.seal()
+        self._block = TerminalBlock()
 
     def _known_tool_calls(self, transcript: RunTranscript, own: set[str]) -> set[str]:
         known = set(own)

@@ -95,7 +95,8 @@ def settle(
     builder.begin_exchange(Exchange(source, ()))
     index = _NotingIndex()
     counter = _Counter()
-    loop = CheckLoop(builder, Checker(index=index), counter)
+    checker = Checker(index=index)
+    loop = CheckLoop(builder, checker, counter)
     checkpoint: tuple[int, int, int, int, int] | None = None
     for item in apply_summary(source, frames, summary, Position(offset)):
         if type(item) is RecordedEvent and item.data.get("type") == "RUN_STARTED":
@@ -114,6 +115,7 @@ def settle(
     if checkpoint is None or checkpoint[0] == 0 or index.touched:
         return None
     settled, findings, stored, missed, runs = checkpoint
+    checker.seal()  # its paused runs' terminals travel compressed
     return Settlement(
         settled,
         tuple(counter.findings[:findings]),

@@ -10,14 +10,13 @@ adopted, refused, or never made, and that adoption really happens.
 
 from __future__ import annotations
 
-import zlib
+import pickle
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-import replay.checks
 import replay.piece_reader
 from cli.app import app
 from replay.check_loop import CheckLoop, Settled
@@ -26,6 +25,7 @@ from replay.events import decode_events
 from replay.pieces import PieceFrames, summarize
 from replay.settle import settle
 from replay.sse import decode_chunks
+from replay.terminal_blocks import TerminalBlock
 from replay.transcript import Outcome
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
@@ -157,25 +157,28 @@ def test_look_ups_that_miss_are_noted_for_the_reader() -> None:
     assert settlement.findings[0][1] == 2  # reported after both lines were written
 
 
-def test_descriptors_stay_plain_within_a_budget_then_are_compressed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_paused_runs_terminals_are_kept_in_blocks_compressed_together() -> None:
     text = (
         b'{"type":"RUN_FINISHED","runId":"r","threadId":"t","outcome":{"type":"interrupt",'
         b'"interrupts":[{"id":"i1","reason":"tool_call"},7]}}'
     )
-    entry = RunEntry("r", "t", None, Outcome.INTERRUPT, frozenset(), text)
+    block = TerminalBlock()
+    spans = [block.add(text.replace(b'"r"', f'"r{n}"'.encode())) for n in range(200)]
+    entry = RunEntry("r5", "t", None, Outcome.INTERRUPT, frozenset(), (block, *spans[5]))
     assert entry.descriptors() == [{"id": "i1", "reason": "tool_call"}]
-    packed = entry.compressed()
-    assert packed.terminal == zlib.compress(text, 1)
-    assert packed.descriptors() == entry.descriptors()
-    assert packed.compressed() is packed
-    monkeypatch.setattr(replay.checks, "RAW_DESCRIPTOR_BUDGET", len(text) * 2)
-    checker = Checker()
-    checker.adopt([(f"r{n}", entry) for n in range(4)])
-    kept = [checker.entry(f"r{n}") for n in range(4)]
-    assert [e.plain if e else None for e in kept] == [True, True, False, False]
-    assert all(e is not None and e.descriptors() == entry.descriptors() for e in kept)
+    assert b'"r5"' in block.read(*spans[5])
+    sent = pickle.loads(pickle.dumps(entry))  # sealed on the way: compressed
+    assert sent.descriptors() == entry.descriptors()
+    assert len(pickle.dumps(entry)) < len(text) * 200 // 10
+    assert entry.descriptors() == [{"id": "i1", "reason": "tool_call"}]  # sealed here too
+    with pytest.raises(ValueError, match="sealed"):
+        block.add(text)
+    assert (
+        [sent.terminal[0].read(*span) for span in spans[:3]]
+        == [  # type: ignore[index]
+            block.read(*span) for span in spans[:3]
+        ]
+    )
 
 
 class _Collect:
