@@ -6,6 +6,7 @@ them so a developer can see where they came from.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -71,16 +72,21 @@ _CONTROL = re.compile("[\x07\x08\x0b\x0c\x0d]")
 def stderr_line(text: str) -> None:
     """One plain line on stderr (a finding, a notice): rich on a terminal, else written
     directly, control codes stripped as rich strips them. Long recordings print
-    thousands of these, and rich's per-call cost would dominate the run."""
+    thousands of these, and rich's per-call cost would dominate the run; so would a
+    system call per line, so a stderr that is not a terminal is switched to block
+    buffering (the entry point flushes it at exit)."""
     stream = sys.stderr
     if stream.isatty():
         stderr.print(text, markup=False, highlight=False, soft_wrap=True, emoji=False)
-    else:
-        if _CONTROL.search(text):
-            from rich.control import strip_control_codes
+        return
+    if getattr(stream, "line_buffering", False):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(line_buffering=False)  # type: ignore[union-attr]
+    if _CONTROL.search(text):
+        from rich.control import strip_control_codes
 
-            text = strip_control_codes(text)
-        stream.write(text + "\n")
+        text = strip_control_codes(text)
+    stream.write(text + "\n")
 
 
 def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:
