@@ -2,12 +2,14 @@
 
 `decode_file` goes through the file's pieces (`replay.pieces`) in order and yields the
 pipeline items of each. For a large file it keeps a helper process a few pieces ahead:
-it sends the helper piece numbers, and the helper sends back each piece's summary,
-pickled. When the summary the reader needs next is not ready, the reader summarises the
-next unassigned piece itself rather than wait, so the two processes share the work
-evenly whatever else the reader has to do (folding runs, writing output). A helper that
-dies or answers out of turn only means the reader summarises the rest itself: results
-never depend on the helper, only the time they take.
+it sends the helper piece numbers, and the helper sends back each piece's summary and,
+when the reader folds and checks (`fold_deltas`), what it settled of it
+(`replay.settle`), pickled. When the answer the reader needs next is not ready, the
+reader does the same for pieces further on (up to `OWN_AHEAD`) rather than wait, so the
+two processes share the work evenly whatever else the reader has to do (adopting
+settled stretches, writing output). A helper that dies or answers out of turn only
+means the reader does the rest itself: results never depend on the helper, only the
+time they take.
 
 Needs `os.pread`; `fork` only for the helper.
 """
