@@ -16,16 +16,11 @@ Needs `os.pread`; `fork` only for the helper.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
-import select
-import signal
-import struct
-from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import Any
 
 from replay.check_loop import Settled
 from replay.delta_templates import DeltaTemplates
@@ -43,18 +38,13 @@ from replay.pieces import (
 from replay.problems import Location, Problem
 from replay.settle import Settlement, settle
 from replay.sse import Frame, SseDecoder, SseMessage
+from replay.work_sharing import Helper, in_order
 
 HELPER_MIN_SIZE = 8 << 20
 """Smaller files are read faster than a helper pays for itself."""
 MAX_SUMMARISED = 8 * PIECE_SIZE
 """A longer piece (a file with no blank line for that long) is decoded in chunks."""
-AHEAD = 4
-"""Pieces handed to the helper before the reader needs them."""
-OWN_AHEAD = 4
-"""Pieces the reader summarises ahead of the one it needs, rather than wait."""
 CHUNK_SIZE = 1 << 16
-_NUMBER = struct.Struct("<q")
-_PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +74,7 @@ def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterato
         bounds = piece_bounds(lambda length, offset: os.pread(fd, length, offset), size, PIECE_SIZE)
         helper = None
         if size >= HELPER_MIN_SIZE:
-            helper = _Helper.start(source, fd, bounds, fold_deltas)
+            helper = Helper.start(_helper_work(source, fd, bounds, fold_deltas))
         try:
             yield from _decode_pieces(source, fd, bounds, helper, fold_deltas)
         finally:
@@ -95,7 +85,7 @@ def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterato
 
 
 def _decode_pieces(
-    source: str, fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
+    source: str, fd: int, bounds: list[int], helper: Helper | None, fold_deltas: bool
 ) -> Iterator[Item | Settled]:
     position = Position()
     bare_noticed = [False]
@@ -182,20 +172,13 @@ def _batches(
 
 
 def _summaries(
-    source: str, fd: int, bounds: list[int], helper: _Helper | None, fold_deltas: bool
+    source: str, fd: int, bounds: list[int], helper: Helper | None, fold_deltas: bool
 ) -> Iterator[Summarised]:
-    """Every piece in order with its summary: the helper's when it has it, else our own.
-
-    While the helper's answer for the piece needed next is not ready, pieces further on
-    are summarised (and settled) here, up to `OWN_AHEAD` of them.
-    """
-    count = len(bounds) - 1
-    assigned: deque[int] = deque()
-    own: dict[int, Summarised] = {}
-    next_free = 0
+    """Every piece in order with its summary: the helper's when it has it, else our own
+    (`replay.work_sharing.in_order`; a piece done here ahead of its turn is settled too)."""
     templates = DeltaTemplates()
 
-    def local(number: int, *, ahead: bool) -> Summarised:
+    def local(number: int, ahead: bool) -> Summarised:
         piece = _read_piece(fd, bounds, number)
         summary, settlement, frames = _work(
             source, piece, bounds[number], fold_deltas, templates, settle_too=ahead
@@ -203,31 +186,17 @@ def _summaries(
         # Its frames hold all it is needed for: the bytes need not wait with them.
         return Summarised(number, None if frames else piece, summary, settlement, frames)
 
-    for number in range(count):
-        while True:
-            if helper is not None and helper.alive:
-                while len(assigned) < AHEAD and next_free < count:
-                    helper.send(next_free)
-                    assigned.append(next_free)
-                    next_free += 1
-            if number in own:
-                yield own.pop(number)
-                break
-            if helper is not None and assigned and assigned[0] == number:
-                if not helper.ready() and len(own) < OWN_AHEAD and next_free < count:
-                    own[next_free] = local(next_free, ahead=True)
-                    next_free += 1
-                    continue
-                assigned.popleft()
-                received = helper.receive(number)
-                if helper.alive and received is not None:
-                    piece = _read_piece(fd, bounds, number)
-                    yield Summarised(number, piece, *received, here=False)
-                    break
-                assigned.clear()  # it is gone: whatever it still had is done here
-            next_free = max(next_free, number + 1)
-            yield local(number, ahead=False)
-            break
+    def accept(number: int, value: Any) -> Summarised | None:
+        if not (isinstance(value, tuple) and len(value) == 2):
+            return None
+        summary, settlement = value
+        if summary is not None and type(summary) is not PieceSummary:
+            return None
+        if settlement is not None and type(settlement) is not Settlement:
+            return None
+        return Summarised(number, _read_piece(fd, bounds, number), summary, settlement, here=False)
+
+    yield from in_order(len(bounds) - 1, helper, local, accept)
 
 
 def _work(
@@ -274,130 +243,17 @@ def _read_range(fd: int, start: int, end: int) -> Iterator[bytes]:
         start += len(chunk)
 
 
-class _Helper:
-    """The reader's end of the helper process: piece numbers out, summaries back."""
-
-    def __init__(self, pid: int, commands: int, results: int) -> None:
-        self._pid = pid
-        self._commands = commands
-        self._results = results
-        self.alive = True
-
-    @classmethod
-    def start(cls, source: str, fd: int, bounds: list[int], fold_deltas: bool) -> _Helper | None:
-        """Fork a helper when the machine has a spare core (else None)."""
-        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-            return None
-        commands_in, commands_out = os.pipe()
-        results_in, results_out = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            for end in (commands_in, commands_out, results_in, results_out):
-                os.close(end)
-            return None
-        if pid == 0:  # the helper: never returns
-            code = 0
-            try:
-                os.close(commands_out)
-                os.close(results_in)
-                _serve(source, fd, bounds, commands_in, results_out, fold_deltas)
-            except BaseException:  # the reader does whatever is missing
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(commands_in)
-        os.close(results_out)
-        return cls(pid, commands_out, results_in)
-
-    def send(self, number: int) -> None:
-        try:
-            _write_all(self._commands, _NUMBER.pack(number))
-        except OSError:
-            self.alive = False
-
-    def ready(self) -> bool:
-        """Whether the next summary has started to arrive (or the helper is gone)."""
-        if not self.alive:
-            return True
-        readable, _, _ = select.select([self._results], [], [], 0)
-        return bool(readable)
-
-    def receive(self, number: int) -> tuple[PieceSummary | None, Settlement | None] | None:
-        """The summary (and settlement) of piece `number`; None, and the helper dropped,
-        on any failure."""
-        if self.alive:
-            try:
-                head = _read_exact(self._results, _NUMBER.size)
-                (length,) = _NUMBER.unpack(head)
-                answered, summary, settlement = pickle.loads(_read_exact(self._results, length))
-                if (
-                    answered == number
-                    and (summary is None or type(summary) is PieceSummary)
-                    and (settlement is None or type(settlement) is Settlement)
-                ):
-                    return summary, settlement
-            except (OSError, EOFError, ValueError, struct.error, pickle.UnpicklingError):
-                pass
-            self.stop()
-        return None
-
-    def stop(self) -> None:
-        """End the helper (whatever it is doing) and reap it."""
-        if self._pid == 0:
-            return
-        self.alive = False
-        for fd in (self._commands, self._results):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self._pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self._pid, 0)
-        self._pid = 0
-
-
-def _serve(
-    source: str, fd: int, bounds: list[int], commands: int, results: int, fold_deltas: bool
-) -> None:
-    """The helper's loop: summarise (and settle) each piece asked for, in order, until
-    told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the reader's to handle
-    with contextlib.suppress(OSError, AttributeError):  # Linux: room for whole summaries
-        import fcntl
-
-        fcntl.fcntl(results, fcntl.F_SETPIPE_SZ, 1 << 20)
+def _helper_work(
+    source: str, fd: int, bounds: list[int], fold_deltas: bool
+) -> Callable[[int], tuple[PieceSummary | None, Settlement | None]]:
+    """What the helper computes for a piece number: its summary and settlement."""
     templates = DeltaTemplates()
-    while True:
-        try:
-            (number,) = _NUMBER.unpack(_read_exact(commands, _NUMBER.size))
-        except (OSError, EOFError):
-            return
+
+    def work(number: int) -> tuple[PieceSummary | None, Settlement | None]:
         piece = _read_piece(fd, bounds, number)
         summary, settlement, _ = _work(
-            source,
-            piece,
-            bounds[number],
-            fold_deltas,
-            templates,
-            settle_too=True,
+            source, piece, bounds[number], fold_deltas, templates, settle_too=True
         )
-        payload = pickle.dumps((number, summary, settlement), _PROTOCOL)
-        _write_all(results, _NUMBER.pack(len(payload)) + payload)
+        return summary, settlement
 
-
-def _read_exact(fd: int, length: int) -> bytes:
-    parts: list[bytes] = []
-    while length:
-        part = os.read(fd, length)
-        if not part:
-            raise EOFError("the pipe closed")
-        parts.append(part)
-        length -= len(part)
-    return b"".join(parts)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+    return work

@@ -23,12 +23,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import replay.piece_reader
+import replay.work_sharing
 from cli.app import app
 from replay.events import EndOfStream, RecordedEvent, decode_events
 from replay.piece_reader import decode_file
 from replay.pieces import DeltaRun, piece_bounds, summarize
 from replay.problems import Problem
 from replay.sse import decode_chunks
+from replay.work_sharing import Helper
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
 LEGACY = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
@@ -138,28 +140,40 @@ def test_the_helper_changes_nothing(with_helper: None, tmp_path: Path) -> None:
     assert _expanded(_pieces(path, fold_deltas=False)) == reference
 
 
-@pytest.mark.parametrize("failure", ["dies", "out-of-turn", "garbage"])
+@pytest.mark.parametrize("failure", ["dies", "out-of-turn", "garbage", "wrong-value"])
 def test_a_failing_helper_only_means_doing_the_work_here(
     with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
 ) -> None:
     path = tmp_path / "all.sse"
     path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) * 2)
     reference = _reference(path)
-    original = replay.piece_reader._serve
+    original = replay.work_sharing._serve
+    served: list[str] = []
 
-    def failing(fd: int, bounds: list[int], commands: int, results: int, fold: bool) -> None:
+    def failing(work: Any, commands: int, results: int) -> None:
         if failure == "dies":
             os._exit(3)
         if failure == "garbage":
             os.write(results, b"\x05\x00\x00\x00\x00\x00\x00\x00hello")
             return
-        # Labels every summary with the next piece's number.
         real_dumps = pickle.dumps
-        pickle.dumps = lambda value, *args: real_dumps((value[0] + 1, value[1]), *args)
-        original(fd, bounds, commands, results, fold)
+        if failure == "out-of-turn":  # labels every answer with the next piece's number
+            pickle.dumps = lambda value, *args: real_dumps((value[0] + 1, value[1]), *args)
+        else:  # answers with something that is not a summary
+            pickle.dumps = lambda value, *args: real_dumps((value[0], ("no", "summary")), *args)
+        original(work, commands, results)
 
-    monkeypatch.setattr(replay.piece_reader, "_serve", failing)
+    def counting_receive(self: Helper, number: int) -> tuple[bool, Any]:
+        received = receive(self, number)
+        served.append("ok" if received[0] else "dropped")
+        return received
+
+    receive = Helper.receive
+    monkeypatch.setattr(replay.work_sharing, "_serve", failing)
+    monkeypatch.setattr(Helper, "receive", counting_receive)
     assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    # One answer (or none), then the helper is dropped: what it had was done here.
+    assert served == (["ok"] if failure == "wrong-value" else ["dropped"])
 
 
 @given(
