@@ -141,7 +141,15 @@ def _translate_one(
                 " (view a HAR translated with `agui replay --native`)"
             )
         source = STDIN_LABEL if name == STDIN else name
-        pieces = translate_stream(read_chunks(stream, head), source=source, translator=translator)
+        pieces = None
+        if name != STDIN and Path(name).is_file():
+            from replay.translate_pieces import translate_file
+
+            pieces = translate_file(source, name, translator)  # large files, in pieces
+        if pieces is None:
+            pieces = translate_stream(
+                read_chunks(stream, head), source=source, translator=translator
+            )
         if check:
             for piece in pieces:
                 if isinstance(piece, Problem):

@@ -120,15 +120,18 @@ def parse_messages(source: str, messages: Iterable[SseMessage]) -> Iterator[Deco
         yield from _parse_message(source, message, index, noticed)
 
 
-def parse_frames(source: str, frames: Iterable[SseMessage | Frame]) -> Iterator[Decoded]:
+def parse_frames(
+    source: str, frames: Iterable[SseMessage | Frame], start_index: int = 0
+) -> Iterator[Decoded]:
     """`parse_messages` over `SseDecoder.feed_frames` output (messages and `Frame`s).
 
     A frame holding a JSON object becomes its `RawEvent` directly: a frame is one
     terminated `data:` line, so none of the per-message findings can apply to it.
+    `start_index` is the first message's index (a stream read from its middle).
     """
     noticed = [False]
     parse = from_json
-    for index, frame in enumerate(frames):
+    for index, frame in enumerate(frames, start_index):
         if type(frame) is tuple and frame[0][:1] == "{":
             text = frame[0]
             try:

@@ -32,6 +32,11 @@ class Location:
         where = f"{self.source}:{self.line}" if self.line else self.source
         return f"{where}: event {self.index}" if self.index >= 0 else where
 
+    def __reduce__(self) -> tuple[type[Location], tuple[str, int, int, int]]:
+        # Plain constructor arguments: a helper process sends thousands of findings,
+        # and the dataclass default (state set field by field in Python) is slow to load.
+        return Location, (self.source, self.line, self.offset, self.index)
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -45,3 +50,6 @@ class Problem:
     def __str__(self) -> str:
         prefix = f"{self.location}: " if self.location is not None else ""
         return f"{prefix}{self.message} [{self.rule}]"
+
+    def __reduce__(self) -> tuple[type[Problem], tuple[str, Severity, str, Location | None]]:
+        return Problem, (self.rule, self.severity, self.message, self.location)

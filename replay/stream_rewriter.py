@@ -39,16 +39,16 @@ class _Pending:
 class _ByteWriter:
     """Rebuild the byte stream: untouched spans copied, replaced events re-framed."""
 
-    def __init__(self) -> None:
+    def __init__(self, offset: int = 0) -> None:
         self.buffer = bytearray()
-        self.base = 0
+        self.base = offset
         """Absolute offset of `buffer[0]`."""
-        self.copy_from = 0
+        self.copy_from = offset
         """Everything before this offset is written (or dropped)."""
         self.pending: deque[_Pending] = deque()
         self.produced: dict[int, object] = {}
         """Offset → the RawEvent/EndOfStream the JSON step made of that message."""
-        self.decided = 0
+        self.decided = offset
         self.replaced: _Pending | None = None
         """The message the latest synthesised events replace (they share its framing)."""
 
@@ -73,18 +73,25 @@ class _ByteWriter:
 
 
 def rewrite_stream(
-    chunks: Iterable[bytes], *, source: str, stage: ItemStage
+    chunks: Iterable[bytes],
+    *,
+    source: str,
+    stage: ItemStage,
+    start: tuple[int, int, int] = (0, 0, 0),
 ) -> Iterator[bytes | Problem]:
     """Run `stage` over a recording given as byte chunks; yields output bytes and notices.
 
     Every byte of a message the stage passes through — and every byte between messages
     (comments, stray blank lines) — is copied verbatim, so an untouched stream comes out
     byte-identical. Memory holds the bytes of at most one run's pending events.
+    `start` is where the chunks begin in the recording — (byte offset, lines before,
+    messages before) — just after a blank line, when they are not its start.
     """
-    writer = _ByteWriter()
+    offset, lines, messages_before = start
+    writer = _ByteWriter(offset)
 
     def messages() -> Iterator[SseMessage | Frame]:
-        decoder = SseDecoder()
+        decoder = SseDecoder(line=lines, offset=offset)
         for chunk in chunks:
             writer.buffer += chunk
             for message in decoder.feed_frames(chunk):
@@ -101,7 +108,7 @@ def rewrite_stream(
         return message
 
     def tapped() -> Iterator[Decoded]:
-        for item in parse_frames(source, messages()):
+        for item in parse_frames(source, messages(), messages_before):
             if isinstance(item, RawEvent | EndOfStream):
                 writer.produced[item.location.offset] = item
             yield item

@@ -175,6 +175,16 @@ class Translator:
         return self._flush(force=True)
 
     @property
+    def reasoning(self) -> tuple[str | None, str | None]:
+        """The open reasoning and reasoning-message ids (`THINKING_*` renaming): the only
+        state a translator carries from one run to the next besides `changed`."""
+        return self._reasoning.reasoning, self._reasoning.message
+
+    @reasoning.setter
+    def reasoning(self, value: tuple[str | None, str | None]) -> None:
+        self._reasoning.reasoning, self._reasoning.message = value
+
+    @property
     def _open(self) -> bool:
         return self._run.started and not self._run.finished and self._held is None
 
@@ -696,6 +706,7 @@ def translate_stream(
     tools: list[dict[str, Any]] | None = None,
     request: dict[str, Any] | None = None,
     translator: Translator | None = None,
+    start: tuple[int, int, int] = (0, 0, 0),
 ) -> Iterator[bytes | Problem]:
     """Translate a recording given as byte chunks; yields output bytes and notices.
 
@@ -704,4 +715,4 @@ def translate_stream(
     comes out byte-identical. Memory holds the bytes of at most one run's pending events.
     """
     state = translator or Translator(tools=tool_map(tools), request=request)
-    yield from rewrite_stream(chunks, source=source, stage=state)
+    yield from rewrite_stream(chunks, source=source, stage=state, start=start)
