@@ -86,6 +86,7 @@ class DeltaTemplates:
         self._alternatives: dict[str, tuple[str, bool]] = {}
         """Alternative name → (delta kind, whether it opens with the start event)."""
         self._pattern: re.Pattern[bytes] | None = None
+        self._heads: tuple[bytes, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -103,7 +104,9 @@ class DeltaTemplates:
         """The stretch of one stream starting at byte `at` of `piece` (one-line `data:`
         frames); None when the frame there starts no stretch."""
         pattern = self._pattern
-        match = pattern.match(piece, at) if pattern is not None else None
+        if pattern is None or not piece.startswith(self._heads, at):
+            return None  # (the cheap test: what every alternative starts with, literally)
+        match = pattern.match(piece, at)
         if match is None:
             return None
         name = match.lastgroup
@@ -135,6 +138,7 @@ class DeltaTemplates:
     def _compile(self) -> None:
         alternatives: dict[str, tuple[str, bool]] = {}
         patterns: list[bytes] = []
+        heads: list[bytes] = []
         for family in FAMILIES:
             delta = self._exemplars.get(family.delta)
             end = self._exemplars.get(family.end)
@@ -155,7 +159,9 @@ class DeltaTemplates:
                 body += b"(?P<" + name.encode() + b"_end>" + closing + b")?"
                 patterns.append(b"(?P<" + name.encode() + b">" + body + b")")
                 alternatives[name] = (family.delta, opened)
+                heads.append(_literal_head(head))
         self._alternatives = alternatives
+        self._heads = tuple(heads)
         self._pattern = re.compile(b"|".join(patterns)) if patterns else None
 
 
@@ -207,6 +213,18 @@ def _frame_pattern(family: Family, data: dict[str, Any], name: str, *, first: bo
     if family.id_key not in data or (kind == family.delta and "delta" not in data):
         return None
     return b"\\{" + b",".join(parts) + b"\\}"
+
+
+def _literal_head(data: dict[str, Any]) -> bytes:
+    """The bytes every frame an exemplar's template matches starts with: `data: {`, its
+    first key, and that key's value when the template keeps it literal."""
+    key, value = next(iter(data.items()))
+    kind = data["type"]
+    head = b"data: {" + to_json(key) + b":"
+    family = _FAMILY_OF[kind]
+    if key in (family.id_key, "delta") or _free(kind, key) is not None:
+        return head
+    return head + to_json(value)
 
 
 def _frame_pattern_of(family: Family, data: dict[str, Any], name: str, *, first: bool) -> bytes:
