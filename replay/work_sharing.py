@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 AHEAD = 4
 """Pieces handed to the helper before they are needed."""
-OWN_AHEAD = 4
+OWN_AHEAD = 6
 """Pieces computed here ahead of the one needed, rather than wait for the helper."""
 _NUMBER = struct.Struct("<q")
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
