@@ -263,11 +263,10 @@ def decode_events(
     call's events may come as one `replay.pieces.DeltaRun`, and a stretch of runs the
     helper already folded and checked as one `replay.check_loop.Settled`.
     """
-    path = getattr(messages, "path", None)
-    if transform is None and path is not None:
+    if transform is None and isinstance(messages, SseStream) and messages.path is not None:
         from replay.piece_reader import decode_file
 
-        yield from decode_file(source, path, fold_deltas=fold_deltas)
+        yield from decode_file(source, messages.path, fold_deltas=fold_deltas)
         return
     if transform is None and isinstance(messages, SseStream):
         yield from decode_batches(source, messages.batches())

@@ -47,7 +47,7 @@ def ndjson(items: Sequence[RecordedEvent | DeltaRun | bytes]) -> bytes:
     parts: list[bytes] = []
     events: list[RecordedEvent] = []
     for item in items:
-        if type(item) is RecordedEvent:
+        if isinstance(item, RecordedEvent):
             events.append(item)
             continue
         if events:
@@ -66,10 +66,6 @@ def compact_lines(events: Sequence[RecordedEvent]) -> str:
     known (`known_compact`) or checked true for the batch, the texts are used as they
     are, else each event is serialised on its own.
     """
-    return _event_lines(events)
-
-
-def _event_lines(events: Sequence[RecordedEvent]) -> str:
     if not events:
         return ""
     texts = [event.text for event in events]

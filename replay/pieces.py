@@ -177,7 +177,9 @@ def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> li
 
 ReadAt = Callable[[int, int], bytes]
 """Read `length` bytes at `offset` (like `os.pread` on an open file)."""
-_FRESH_RUN = b'\n\ndata: {"type":"RUN_STARTED"'
+RUN_STARTED_FRAME = b'data: {"type":"RUN_STARTED"'
+"""How TanStack writes the start of a `RUN_STARTED` frame."""
+_FRESH_RUN = b"\n\n" + RUN_STARTED_FRAME
 _HEAD = 512
 """Bytes of a RUN_STARTED frame searched for `parentRunId` (TanStack writes ids first)."""
 
@@ -198,14 +200,34 @@ def _run_start_cut(read_at: ReadAt, at: int, span: int) -> int:
 
 def _blank_line_cut(read_at: ReadAt, at: int, size: int) -> int:
     """The cut after the first `\\n\\n` at or past `at`, or -1."""
+    return cut_at_marker(read_at, b"\n\n", at, size)
+
+
+def cut_at_marker(read_at: ReadAt, marker: bytes, at: int, size: int) -> int:
+    """The cut after the blank line `marker` starts with (`\\n\\n...`), at its first
+    occurrence at or past `at`; -1 when there is none before `size`."""
     window = 1 << 16
     while at < size:
-        found = read_at(window, at).find(b"\n\n")
+        found = read_at(window, at).find(marker)
         if found >= 0:
-            return at + found + 2
-        at += window - 1  # keep one byte: a `\n\n` may straddle the windows
+            cut = at + found + 2
+            return cut if cut < size else -1
+        at += window - len(marker) + 1  # a marker may straddle two windows
         window *= 2
     return -1
+
+
+def one_line_frames(piece: bytes) -> int:
+    """How many frames `piece` holds when each is one non-empty `data: ` line and a
+    blank line, with LF line endings only; 0 otherwise. (An empty `data: ` line
+    dispatches nothing: such a piece is left to the decoder.)"""
+    if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
+        return 0
+    count = piece.count(_SEPARATOR) + 1
+    # Two LFs per frame and no other: every frame is one `data: ` line and a blank one.
+    if piece.count(b"\n") != 2 * count or piece.startswith(b"data: \n") or _EMPTY in piece:
+        return 0
+    return count
 
 
 def summarize(
@@ -237,10 +259,8 @@ def summarize(
         positions, texts = walked
         count = len(positions) + sum(run[1] for run in runs)
     else:
-        count = piece.count(_SEPARATOR) + 1
-        # Two LFs per frame and no other: every frame is one `data: ` line and a blank
-        # one. An empty `data: ` line dispatches nothing: left to the decoder.
-        if piece.count(b"\n") != 2 * count or piece.startswith(b"data: \n") or _EMPTY in piece:
+        count = one_line_frames(piece)
+        if not count:
             return None
         texts = piece[6:-2].split(_SEPARATOR)
         positions = list(range(count))

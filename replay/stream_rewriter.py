@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from replay.events import Decoded, EndOfStream, RawEvent, parse_frames
+from replay.pieces import Position
 from replay.problems import Problem
 from replay.sse import Frame, FrameKind, SseDecoder, SseMessage
+
+_START = Position()
 
 
 class ItemStage(Protocol):
@@ -77,17 +80,17 @@ def rewrite_stream(
     *,
     source: str,
     stage: ItemStage,
-    start: tuple[int, int, int] = (0, 0, 0),
+    start: Position = _START,
 ) -> Iterator[bytes | Problem]:
     """Run `stage` over a recording given as byte chunks; yields output bytes and notices.
 
     Every byte of a message the stage passes through — and every byte between messages
     (comments, stray blank lines) — is copied verbatim, so an untouched stream comes out
     byte-identical. Memory holds the bytes of at most one run's pending events.
-    `start` is where the chunks begin in the recording — (byte offset, lines before,
-    messages before) — just after a blank line, when they are not its start.
+    `start` is where the chunks begin in the recording (just after a blank line), when
+    they are not its start.
     """
-    offset, lines, messages_before = start
+    offset, lines, messages_before = start.offset, start.line, start.index
     writer = _ByteWriter(offset)
 
     def messages() -> Iterator[SseMessage | Frame]:

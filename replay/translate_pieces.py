@@ -22,16 +22,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.pieces import PIECE_SIZE, ReadAt
+from replay.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED
+from replay.pieces import (
+    PIECE_SIZE,
+    RUN_STARTED_FRAME,
+    Position,
+    ReadAt,
+    cut_at_marker,
+    one_line_frames,
+)
 from replay.problems import Problem
 from replay.translation import Translator, translate_stream
 from replay.work_sharing import Helper, in_order
 
-MIN_SIZE = 8 << 20
+MIN_SIZE = HELPER_MIN_SIZE
 """Smaller files are translated faster than a helper pays for itself."""
-MAX_PIECE = 8 * PIECE_SIZE
-_RUN_STARTED = b'data: {"type":"RUN_STARTED"'
-_SEPARATOR = b"\n\ndata: "
 
 Reasoning = tuple[str | None, str | None]
 _CLOSED: Reasoning = (None, None)
@@ -41,12 +46,12 @@ _CLOSED: Reasoning = (None, None)
 class Layout:
     """Where each piece starts: byte offset, lines before it, events before it."""
 
-    starts: tuple[tuple[int, int, int], ...]
+    starts: tuple[Position, ...]
     size: int
 
     def span(self, number: int) -> tuple[int, int]:
-        end = self.starts[number + 1][0] if number + 1 < len(self.starts) else self.size
-        return self.starts[number][0], end
+        end = self.starts[number + 1].offset if number + 1 < len(self.starts) else self.size
+        return self.starts[number].offset, end
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +68,17 @@ def layout(fd: int, size: int, piece_size: int = PIECE_SIZE) -> Layout | None:
     """The pieces of a file made only of one-line `data:` frames, each cut just before a
     `RUN_STARTED` frame; None when the file is not so (or not worth cutting)."""
     bounds = _run_bounds(lambda length, offset: os.pread(fd, length, offset), size, piece_size)
-    starts: list[tuple[int, int, int]] = []
+    starts: list[Position] = []
     lines = events = 0
     for number in range(len(bounds) - 1):
         start, end = bounds[number], bounds[number + 1]
-        if end - start > MAX_PIECE:
+        if end - start > MAX_SUMMARISED:
             return None
         piece = os.pread(fd, end - start, start)
-        if len(piece) != end - start or not _one_line_frames(piece):
+        frames = one_line_frames(piece) if len(piece) == end - start else 0
+        if not frames or (number and not piece.startswith(RUN_STARTED_FRAME)):
             return None
-        if number and not piece.startswith(_RUN_STARTED):
-            return None
-        starts.append((start, lines, events))
-        frames = piece.count(_SEPARATOR) + 1
+        starts.append(Position(start, lines, events))
         lines += 2 * frames
         events += frames
     return Layout(tuple(starts), size) if len(starts) > 1 else None
@@ -87,7 +90,7 @@ def _run_bounds(read_at: ReadAt, size: int, piece_size: int) -> list[int]:
     bounds = [0]
     nominal = piece_size
     while nominal < size:
-        cut = _next_run_start(read_at, max(nominal, bounds[-1]), size)
+        cut = cut_at_marker(read_at, b"\n\n" + RUN_STARTED_FRAME, max(nominal, bounds[-1]), size)
         if cut < 0:
             break
         bounds.append(cut)
@@ -96,35 +99,10 @@ def _run_bounds(read_at: ReadAt, size: int, piece_size: int) -> list[int]:
     return bounds
 
 
-def _next_run_start(read_at: ReadAt, at: int, size: int) -> int:
-    """Where the first `RUN_STARTED` frame after `at` starts (after its blank line), or -1."""
-    marker = b"\n\n" + _RUN_STARTED
-    window = 1 << 16
-    while at < size:
-        found = read_at(window, at).find(marker)
-        if found >= 0:
-            cut = at + found + 2
-            return cut if cut < size else -1
-        at += window - len(marker) + 1  # a marker may straddle the windows
-    return -1
-
-
-def _one_line_frames(piece: bytes) -> bool:
-    """Every frame one non-empty `data: ` line and a blank line, LF only."""
-    if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
-        return False
-    frames = piece.count(_SEPARATOR) + 1
-    return (
-        piece.count(b"\n") == 2 * frames
-        and not piece.startswith(b"data: \n")
-        and b"\n\ndata: \n" not in piece
-    )
-
-
 def translate_piece(
     source: str,
     piece: bytes,
-    start: tuple[int, int, int],
+    start: Position,
     pattern: Translator,
     reasoning: Reasoning,
 ) -> TranslatedPiece:

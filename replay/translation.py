@@ -33,6 +33,7 @@ from replay.legacy import (
     is_legacy_finish,
     read_legacy,
 )
+from replay.pieces import Position
 from replay.problems import Location, Problem, Severity
 from replay.retired_shapes import ReasoningRenamer, null_fields, without_nulls
 from replay.stream_rewriter import rewrite_stream
@@ -706,7 +707,7 @@ def translate_stream(
     tools: list[dict[str, Any]] | None = None,
     request: dict[str, Any] | None = None,
     translator: Translator | None = None,
-    start: tuple[int, int, int] = (0, 0, 0),
+    start: Position | None = None,
 ) -> Iterator[bytes | Problem]:
     """Translate a recording given as byte chunks; yields output bytes and notices.
 
@@ -715,4 +716,4 @@ def translate_stream(
     comes out byte-identical. Memory holds the bytes of at most one run's pending events.
     """
     state = translator or Translator(tools=tool_map(tools), request=request)
-    yield from rewrite_stream(chunks, source=source, stage=state, start=start)
+    yield from rewrite_stream(chunks, source=source, stage=state, start=start or Position())

@@ -164,7 +164,10 @@ values = st.one_of(
 )
 
 
-def _snake(name: str) -> str:
+def _snake(name: Any) -> Any:
+    """The snake_case spelling of a key (a mutated nested value may have other keys)."""
+    if not isinstance(name, str):
+        return name
     return "".join("_" + char.lower() if char.isupper() else char for char in name)
 
 

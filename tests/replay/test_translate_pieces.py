@@ -110,7 +110,7 @@ def test_an_open_reasoning_block_at_a_cut_is_translated_again_in_turn(
 
     def counting(source: str, piece: bytes, start: Any, pattern: Any, reasoning: Any) -> Any:
         if reasoning != (None, None):
-            redone.append(start[2])
+            redone.append(start.index)
         return original(source, piece, start, pattern, reasoning)
 
     monkeypatch.setattr(replay.translate_pieces, "translate_piece", counting)
