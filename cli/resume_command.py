@@ -14,10 +14,11 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import typer
 
@@ -201,14 +202,38 @@ def _refusal_lines(errors: Sequence[Any]) -> list[str]:
 
 
 def _headers(options: ResumeOptions, environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """Every user header, checked before any I/O so a bad value is never sent or echoed."""
     from replay.client import header_from_env, parse_header
+    from replay.secret_mask import header_value_problem
 
     headers = [parse_header(text) for text in options.headers]
     headers += [header_from_env(text, dict(environ)) for text in options.header_env]
     token = environ.get(TOKEN_ENV)
     if token and not any(name.lower() == "authorization" for name, _ in headers):
+        problem = header_value_problem(token)
+        if problem is not None:
+            raise InvalidRequest(
+                f"{TOKEN_ENV} {problem}; a token must be one line of printable ASCII "
+                "(a .env file with CRLF line endings leaves a CR behind)"
+            )
         headers.append(("Authorization", f"Bearer {token}"))
     return tuple(headers)
+
+
+def _masked(console: Console, mask: Any) -> Console:
+    """A console like `console` whose output has every configured secret masked."""
+    from rich.console import Console
+
+    from replay.secret_mask import MaskedWriter
+
+    return Console(
+        file=MaskedWriter(console.file, mask),  # type: ignore[arg-type]
+        width=console.width,
+        force_terminal=console.is_terminal,
+        color_system=console.color_system,  # type: ignore[arg-type]
+        no_color=console.no_color,
+        highlight=False,
+    )
 
 
 def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> ExitCode:
@@ -218,6 +243,7 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
     from replay.canonical import wire_json
     from replay.client import HttpRequest
     from replay.continuation import build_resume, continuation_body, new_run_id
+    from replay.secret_mask import SecretMask
 
     ctx = context or ResumeContext()
     if options.read_timeout <= 0 or options.connect_timeout <= 0:
@@ -234,6 +260,9 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
         )
     )
     headers = _headers(options, ctx.environ)
+    mask = SecretMask.of([*(value for _name, value in headers), urlsplit(options.url).password])
+    if mask.secrets:
+        ctx = replace(ctx, out=_masked(ctx.out, mask), err=_masked(ctx.err, mask))
     paused, item_specs = _paused_run(options)
     specs = [*item_specs, *specs]
     paused = _bare_descriptors(paused, specs)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
 from replay.errors import InvalidRequest, TransportFailure
+from replay.secret_mask import SecretMask, check_header
 
 if TYPE_CHECKING:
     import httpx
@@ -71,9 +72,13 @@ def parse_header(text: str) -> tuple[str, str]:
     if not sep or not name or any(c.isspace() for c in name):
         # Never echo the text: without a colon it may be all value.
         raise InvalidRequest("-H: expected 'Name: value' (a header name, a colon, the value)")
+    check_header(name, "", "-H")
     if name.lower() in RESERVED_HEADERS:
         raise InvalidRequest(f"-H {name}: agui sets this header itself")
-    return name, value.strip()
+    # Only spaces and tabs are trimmed: a trailing CR is refused, not silently dropped.
+    value = value.strip(" \t")
+    check_header(name, value, f"-H {name}")
+    return name, value
 
 
 def header_from_env(text: str, environ: dict[str, str] | None = None) -> tuple[str, str]:
@@ -83,11 +88,13 @@ def header_from_env(text: str, environ: dict[str, str] | None = None) -> tuple[s
     name, variable = name.strip(), variable.strip()
     if not sep or not name or not variable:
         raise InvalidRequest(f"--header-env {text!r}: expected Name=ENVVAR")
+    check_header(name, "", "--header-env")
     if name.lower() in RESERVED_HEADERS:
         raise InvalidRequest(f"--header-env {name}: agui sets this header itself")
     value = env.get(variable)
     if value is None or value == "":
         raise InvalidRequest(f"--header-env {name}: environment variable {variable} is not set")
+    check_header(name, value, f"--header-env {name}", value_is=f"environment variable {variable}")
     return name, value
 
 
@@ -103,8 +110,21 @@ def request_headers(request: HttpRequest) -> dict[str, str]:
     return headers
 
 
+def request_mask(request: HttpRequest) -> SecretMask:
+    """The secrets of a request: every user header value and any password in the URL."""
+    return SecretMask.of(
+        [*(value for _name, value in request.headers), urlsplit(request.url).password]
+    )
+
+
 def transport_failure(error: Exception, request: HttpRequest) -> TransportFailure:
-    """The one place httpx errors become one-line `TransportFailure`s (specific first)."""
+    """The one place httpx errors become one-line `TransportFailure`s, secrets masked."""
+    failure = _transport_failure(error, request)
+    return TransportFailure(request_mask(request).apply(str(failure)))
+
+
+def _transport_failure(error: Exception, request: HttpRequest) -> TransportFailure:
+    """The failure for one httpx error type (specific first)."""
     import httpx
 
     url = display_url(request.url)
@@ -154,7 +174,8 @@ def _check_response(response: httpx.Response, request: HttpRequest) -> ResponseI
         snippet = _one_line(response.read().decode("utf-8", errors="replace"))
         reason = response.reason_phrase or ""
         detail = f": {snippet}" if snippet else ""
-        raise TransportFailure(f"{url}: HTTP {response.status_code} {reason}{detail}".rstrip())
+        message = f"{url}: HTTP {response.status_code} {reason}{detail}".rstrip()
+        raise TransportFailure(request_mask(request).apply(message))
     if media not in STREAM_TYPES:
         raise TransportFailure(
             f"{url}: answered with Content-Type {content_type or '(none)'!r}, "
