@@ -10,6 +10,7 @@ response is shown with the same timeline as `agui replay`.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import sys
@@ -66,6 +67,7 @@ class ResumeOptions:
     header_env: tuple[str, ...] = ()
     read_timeout: float = 60.0
     connect_timeout: float = 10.0
+    max_time: float | None = None
     insecure: bool = False
     new_run_id: str | None = None
     record: Path | None = None
@@ -246,8 +248,13 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
     from replay.secret_mask import SecretMask
 
     ctx = context or ResumeContext()
-    if options.read_timeout <= 0 or options.connect_timeout <= 0:
-        raise InvalidRequest("--timeout and --connect-timeout must be positive")
+    for name, seconds in (
+        ("--timeout", options.read_timeout),
+        ("--connect-timeout", options.connect_timeout),
+        ("--max-time", options.max_time),
+    ):
+        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+            raise InvalidRequest(f"{name} must be a finite number of seconds above 0")
     specs = specs_from_options(
         AnswerOptions(
             approve=options.approve,
@@ -332,6 +339,7 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
         connect_timeout=options.connect_timeout,
         read_timeout=options.read_timeout,
         verify=not options.insecure,
+        max_time=options.max_time,
     )
     if options.curl:
         from replay.client import curl_command
@@ -370,12 +378,12 @@ def _send(
     paused: Any,
 ) -> ExitCode:
     from cli.timeline import Timeline
-    from replay.client import AtomicFile, display_url, record_paths, stream_post, write_atomic
+    from replay.client import AtomicFile, display_url, record_paths, stream_post
     from replay.events import RecordedEvent, decode_events
     from replay.problems import Problem, Severity
     from replay.recording import Exchange
     from replay.sse import SseDecoder, SseMessage
-    from replay.transcript import RunTranscript, TranscriptBuilder
+    from replay.transcript import Outcome, RunTranscript, TranscriptBuilder
 
     url = display_url(options.url)
     count = len(body["resume"])
@@ -391,9 +399,11 @@ def _send(
     runs: list[RunTranscript] = []
     problems: list[Problem] = []
     recorder: AtomicFile | None = None
-    sse_path = request_path = None
+    sse_path = None
+    cut = False
+    received = 0
     if options.record is not None:
-        sse_path, request_path = record_paths(options.record)
+        sse_path, _request_path = record_paths(options.record)
         recorder = AtomicFile(sse_path)
 
     def handle(items: Sequence[RunTranscript | Problem]) -> None:
@@ -413,12 +423,16 @@ def _send(
         with stream_post(request, transport=ctx.transport) as (_info, chunks):
 
             def messages() -> Iterator[SseMessage]:
+                nonlocal cut, received
                 decoder = SseDecoder()
                 for chunk in chunks:
+                    received += len(chunk)
                     if recorder is not None:
                         recorder.write(chunk)
                     yield from decoder.feed(chunk)
-                yield from decoder.close()
+                for message in decoder.close():
+                    cut = cut or message.unterminated
+                    yield message
 
             if timeline is not None:
                 timeline.source(url, body)
@@ -430,21 +444,74 @@ def _send(
                     else:
                         sys.stdout.write(item.text + "\n")
                         sys.stdout.flush()
+                    item = _without_text(item)
                 handle(builder.add(item))
             handle(builder.finish())
     except BaseException:
         if recorder is not None:
-            recorder.discard()
+            _keep_recording(recorder, received, body, ctx, "the response did not complete")
         raise
     finally:
         if timeline is not None:
             timeline.close()
-    if recorder is not None and sse_path is not None and request_path is not None:
-        recorder.commit()
-        write_atomic(request_path, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode())
-        ctx.err.print(f"agui: recorded {sse_path} and {request_path}", markup=False, soft_wrap=True)
+    if recorder is not None:
+        unfinished = not runs or runs[-1].outcome is Outcome.UNFINISHED
+        reason = (
+            "the response was cut mid-event"
+            if cut
+            else "the response ended before the run finished"
+            if unfinished
+            else None
+        )
+        sse_path = _keep_recording(recorder, received, body, ctx, reason)
     errors = [p for p in problems if p.severity is Severity.ERROR]
     return _outcome(options, ctx, runs, errors, body, sse_path)
+
+
+STREAMED_DELTAS = frozenset(
+    {"TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CHUNK", "TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"}
+)
+"""Events whose `delta` resume shows (or writes) and then forgets: the outcome needs the
+ids and the terminal, never the text, so an endless response costs no memory."""
+
+
+def _without_text(event: Any) -> Any:
+    """`event` with its delta emptied, for the transcript builder only."""
+    from dataclasses import replace as replaced
+
+    if event.type in STREAMED_DELTAS and isinstance(event.data.get("delta"), str):
+        return replaced(event, data={**event.data, "delta": ""}, text="")
+    return event
+
+
+def _keep_recording(
+    recorder: Any, received: int, body: Mapping[str, Any], ctx: ResumeContext, cut: str | None
+) -> Path | None:
+    """Move the recorded response into place with its request beside it.
+
+    A response that is not whole (`cut` says why) goes to `OUT.partial.sse` instead, so
+    `OUT.sse` never looks complete when it is not. Nothing is kept when no byte arrived
+    before a failure.
+    """
+    from replay.client import partial_path, record_paths, write_atomic
+
+    if cut is not None and received == 0:
+        recorder.discard()
+        return None
+    target = recorder.path if cut is None else partial_path(recorder.path)
+    sse_path, request_path = record_paths(target)
+    recorder.commit(sse_path)
+    write_atomic(request_path, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode())
+    if cut is None:
+        ctx.err.print(f"agui: recorded {sse_path} and {request_path}", markup=False, soft_wrap=True)
+        return sse_path
+    ctx.err.print(
+        f"agui: {cut}; kept what arrived as {sse_path} and "
+        f"{request_path} ({recorder.path} was not written)",
+        markup=False,
+        soft_wrap=True,
+    )
+    return None
 
 
 def _outcome(
@@ -577,6 +644,12 @@ def resume(
     ),
     timeout: float = typer.Option(60.0, "--timeout", help="Read timeout in seconds."),
     connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Connect timeout (s)."),
+    max_time: float | None = typer.Option(
+        None,
+        "--max-time",
+        metavar="SECONDS",
+        help="Give up this many seconds after sending (--timeout bounds each wait only).",
+    ),
     insecure: bool = typer.Option(False, "--insecure", help="Do not verify TLS certificates."),
     new_run_id: str | None = typer.Option(
         None, "--new-run-id", help="Run id for the continuation (default: run-<ms>-<rand>)."
@@ -617,6 +690,7 @@ def resume(
         header_env=tuple(header_env),
         read_timeout=timeout,
         connect_timeout=connect_timeout,
+        max_time=max_time,
         insecure=insecure,
         new_run_id=new_run_id,
         record=record,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ class HttpRequest:
     connect_timeout: float = 10.0
     read_timeout: float = 60.0
     verify: bool = True
+    max_time: float | None = None
+    """Overall deadline in seconds from the start of the POST; None for none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,18 +189,25 @@ def _check_response(response: httpx.Response, request: HttpRequest) -> ResponseI
 
 @contextmanager
 def stream_post(
-    request: HttpRequest, *, transport: Any | None = None
+    request: HttpRequest,
+    *,
+    transport: Any | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[tuple[ResponseInfo, Iterator[bytes]]]:
     """POST once; yield the checked response and an iterator over its raw body bytes.
 
     `transport` is an `httpx.BaseTransport` for tests. No retries: the transport is
-    built with `retries=0` and nothing here loops.
+    built with `retries=0` and nothing here loops. The body iterator raises
+    `TransportFailure` once `request.max_time` has passed.
     """
     import httpx
 
-    timeout = httpx.Timeout(
-        request.read_timeout, connect=request.connect_timeout, pool=request.connect_timeout
-    )
+    # A deadline is checked as bytes arrive; capping each wait at it bounds a silent
+    # server too, so the whole exchange ends within twice `max_time` at worst.
+    cap = request.max_time if request.max_time is not None else float("inf")
+    connect = min(request.connect_timeout, cap)
+    timeout = httpx.Timeout(min(request.read_timeout, cap), connect=connect, pool=connect)
+    deadline = clock() + cap
     client = httpx.Client(
         timeout=timeout,
         verify=request.verify,
@@ -213,23 +223,46 @@ def stream_post(
                 )
                 response = context.__enter__()
             except httpx.HTTPError as error:
-                raise transport_failure(error, request) from None
+                raise _failure(error, request, deadline, clock) from None
             try:
                 info = _check_response(response, request)
-                yield info, _body(response, request)
+                yield info, _body(response, request, deadline, clock)
             finally:
                 context.__exit__(None, None, None)
     except httpx.HTTPError as error:
-        raise transport_failure(error, request) from None
+        raise _failure(error, request, deadline, clock) from None
 
 
-def _body(response: httpx.Response, request: HttpRequest) -> Iterator[bytes]:
+def _failure(
+    error: Exception, request: HttpRequest, deadline: float, clock: Callable[[], float]
+) -> TransportFailure:
+    """A timeout once the deadline passed is the deadline's doing, not the server's."""
+    import httpx
+
+    if isinstance(error, httpx.TimeoutException) and clock() >= deadline:
+        return _out_of_time(request)
+    return transport_failure(error, request)
+
+
+def _out_of_time(request: HttpRequest) -> TransportFailure:
+    return TransportFailure(
+        f"{display_url(request.url)}: gave up after --max-time {request.max_time:g} s "
+        "(the continuation was sent and is not retried)"
+    )
+
+
+def _body(
+    response: httpx.Response, request: HttpRequest, deadline: float, clock: Callable[[], float]
+) -> Iterator[bytes]:
     import httpx
 
     try:
-        yield from response.iter_raw()
+        for chunk in response.iter_raw():
+            yield chunk
+            if clock() >= deadline:
+                raise _out_of_time(request)
     except httpx.HTTPError as error:
-        raise transport_failure(error, request) from None
+        raise _failure(error, request, deadline, clock) from None
 
 
 class AtomicFile:
@@ -245,9 +278,10 @@ class AtomicFile:
     def write(self, data: bytes) -> None:
         self._handle.write(data)
 
-    def commit(self) -> None:
+    def commit(self, path: Path | None = None) -> None:
+        """Move the bytes into place at `path` (default: the path it was opened for)."""
         self._handle.close()
-        os.replace(self._temp, self.path)
+        os.replace(self._temp, path or self.path)
 
     def discard(self) -> None:
         self._handle.close()
@@ -268,6 +302,12 @@ def write_atomic(path: Path, data: bytes) -> None:
 def record_paths(out: Path) -> tuple[Path, Path]:
     """`OUT.sse` and the `OUT.request.json` beside it (what `--from` pairs back up)."""
     return out, out.with_name(out.stem + ".request.json")
+
+
+def partial_path(out: Path) -> Path:
+    """Where an incomplete response is kept: `OUT.partial.sse`, so `OUT.sse` never looks
+    complete when it is not (and `record_paths` pairs it with `OUT.partial.request.json`)."""
+    return out.with_name(f"{out.stem}.partial{out.suffix}")
 
 
 def curl_command(request: HttpRequest, masked: Sequence[str] = ()) -> str:

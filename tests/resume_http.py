@@ -25,6 +25,10 @@ class Route:
     """Seconds to sleep before the first byte (read-timeout tests)."""
     truncate: bool = False
     """Declare a longer Content-Length than sent, then close (mid-response failure)."""
+    trickle: float = 0.0
+    """Seconds between chunks; with `endless`, the chunks repeat until the client leaves."""
+    endless: bool = False
+    """No Content-Length: the body is EOF-delimited and, with `trickle`, never ends."""
 
 
 @dataclass
@@ -75,11 +79,23 @@ def scripted_server(routes: dict[str, Route] | None = None) -> Iterator[Scripted
             total = sum(len(c) for c in chunks)
             self.send_response(route.status)
             self.send_header("Content-Type", route.content_type)
-            self.send_header("Content-Length", str(total + (50 if route.truncate else 0)))
+            if route.endless:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            else:
+                self.send_header("Content-Length", str(total + (50 if route.truncate else 0)))
             self.end_headers()
-            for chunk in chunks:
-                self.wfile.write(chunk)
-                self.wfile.flush()
+            try:
+                while True:
+                    for chunk in chunks:
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                        if route.trickle:
+                            time.sleep(route.trickle)
+                    if not (route.endless and route.trickle):
+                        break
+            except OSError:
+                return  # the client gave up: what an endless route waits for
             if route.truncate:
                 self.close_connection = True
 
