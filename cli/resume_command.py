@@ -112,7 +112,7 @@ def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
         if options.items_file is not None or options.messages_file is not None:
             raise InvalidRequest("--items and --messages describe a run by hand; drop --from")
         runs = read_runs(open_recordings(options.sources))
-        run = choose_run(runs.runs, options.run_id)
+        run = choose_run(runs.runs, options.run_id, force=options.force)
         terminal = run.terminal.location if run.terminal is not None else None
         paused = paused_run_from(
             run,
@@ -625,7 +625,11 @@ def resume(
     ),
     approve_all: bool = typer.Option(False, "--approve-all", help="Approve every approval."),
     cancel_all: bool = typer.Option(False, "--cancel-all", help="Cancel every unanswered item."),
-    force: bool = typer.Option(False, "--force", help="Send items whose expiresAt has passed."),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Send items whose expiresAt has passed; answer a run already resumed.",
+    ),
     no_validate: bool = typer.Option(
         False, "--no-validate", help="Skip local validation and send anyway."
     ),

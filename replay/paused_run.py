@@ -97,8 +97,42 @@ def _interrupted_run_id(run: RunTranscript) -> str | None:
     return run.run_id
 
 
-def choose_run(runs: Sequence[RunTranscript], run_id: str | None) -> RunTranscript:
-    """The interrupted run to resume: the one named, else the last that paused."""
+def continuation_of(runs: Sequence[RunTranscript], paused: RunTranscript) -> RunTranscript | None:
+    """The later run of the timeline that answered `paused`, if any.
+
+    A run whose request (or `RUN_STARTED`) names `paused` as its parent answered it. A
+    later run on the same thread whose request was not recorded (a bare SSE file) is
+    taken to have answered it too: answering twice runs the tools twice, so a doubt
+    counts as answered and `--force` overrides it.
+    """
+    ids = {paused.run_id, _interrupted_run_id(paused)} - {None}
+    later = False
+    for run in runs:
+        if run is paused:
+            later = True
+            continue
+        if not later:
+            continue
+        if run.parent_run_id is not None:
+            if run.parent_run_id in ids:
+                return run
+        elif run.thread_id is not None and run.thread_id == paused.thread_id:
+            return run
+    return None
+
+
+def _answered(run: RunTranscript, by: RunTranscript) -> str:
+    where = str(by.start) if by.start is not None else by.source
+    how = "" if by.parent_run_id is not None else " (a later run on its thread)"
+    return f"run {run.run_id} was already resumed by run {by.run_id} at {where}{how}"
+
+
+def choose_run(
+    runs: Sequence[RunTranscript], run_id: str | None, *, force: bool = False
+) -> RunTranscript:
+    """The interrupted run to resume: the one named, else the newest paused run that no
+    later run of the timeline answered. A run already answered is refused unless
+    `force`: the server would execute its tools a second time."""
     paused = [r for r in runs if r.outcome is Outcome.INTERRUPT and r.interrupts]
     if run_id is not None:
         for run in runs:
@@ -108,13 +142,31 @@ def choose_run(runs: Sequence[RunTranscript], run_id: str | None) -> RunTranscri
                         f"--run-id {run_id}: that run ended with {run.outcome.value}, "
                         "not an interrupt; nothing to resume"
                     )
+                answered_by = continuation_of(runs, run)
+                if answered_by is not None and not force:
+                    raise InvalidRequest(
+                        f"--run-id {run_id}: {_answered(run, answered_by)}; answering it again "
+                        "runs its tools again (--force sends it anyway)"
+                    )
                 return run
         known = ", ".join(str(r.run_id) for r in runs) or "none"
         raise InvalidRequest(f"--run-id {run_id}: no such run in the recording (runs: {known})")
     if not paused:
         outcomes = ", ".join(f"{r.run_id}: {r.outcome.value}" for r in runs) or "no runs"
         raise InvalidRequest(f"the recording has no paused run to resume ({outcomes})")
-    return paused[-1]
+    newest: tuple[RunTranscript, RunTranscript] | None = None
+    for run in reversed(paused):
+        answered_by = continuation_of(runs, run)
+        if answered_by is None:
+            return run
+        newest = newest or (run, answered_by)
+    if force or newest is None:
+        return paused[-1]
+    run, answered_by = newest
+    raise InvalidRequest(
+        f"nothing left to resume: {_answered(run, answered_by)}; answering it again runs "
+        f"its tools again (--run-id {run.run_id} --force sends it anyway)"
+    )
 
 
 def paused_run_from(

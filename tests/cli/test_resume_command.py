@@ -247,3 +247,18 @@ def test_hand_built_without_items_uses_plain_entries() -> None:
     missing = invoke("--approve", "x", "--dry-run")
     assert missing.exit_code == 2
     assert "--from RECORDING, or --run-id R --thread-id T" in missing.stderr
+
+
+def test_a_run_with_its_continuation_in_the_timeline_is_not_answered_again() -> None:
+    with scripted_server({"/chat": Route(APPROVAL_RUN2)}) as server:
+        result = invoke(
+            "--from", APPROVAL_RUN1, "--from", str(NATIVE / "tool-approval.approve.run2.sse"),
+            "--approve-all", "--url", server.url("/chat"),
+        )  # fmt: skip
+    assert result.exit_code == 2
+    assert "nothing left to resume: run run-1796038961558-eiv1s8 was already resumed" in (
+        result.stderr
+    )
+    assert "tool-approval.approve.run2.sse" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert server.received == []

@@ -303,3 +303,46 @@ def test_walkthrough_resumes_a_recorded_continuation_that_paused_again(
         posted[1]["runId"],
     ]
     assert [entry["interruptId"] for entry in posted[2]["resume"]] == ["approval_call_delete_1"]
+
+
+def _record_first_run(tmp_path: Path, server: NodeServer, thread: str, run_id: str) -> Path:
+    """POST the recorded first request to the real server and save run.sse + its request."""
+    first = json.loads((NATIVE / "tool-approval.approve.request.json").read_text())
+    first.update(threadId=thread, runId=run_id)
+    request = urllib.request.Request(
+        server.url("tool-approval"),
+        data=json.dumps(first).encode(),
+        headers={"Content-Type": "application/json", "X-Run-Id": run_id},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        (tmp_path / "run.sse").write_bytes(response.read())
+    (tmp_path / "run.request.json").write_text(json.dumps(first))
+    return tmp_path / "run.sse"
+
+
+def test_a_run_already_resumed_is_refused_unless_forced(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    """The real server executes an approved tool again when a run is answered twice."""
+    thread = "thread-agui-answered-twice"
+    url = native_server.url("tool-approval")
+    run = _record_first_run(tmp_path, native_server, thread, "run-twice-1")
+    cont = tmp_path / "cont.sse"
+    first = agui("--from", str(run), "--approve", "transfer", "--url", url, "--record", str(cont))
+    assert first.exit_code == 0, first.stderr
+    assert len(native_server.requests(thread)) == 2
+
+    for args in (("--approve-all",), ("--run-id", "run-twice-1", "--approve", "transfer")):
+        again = agui("--from", str(run), "--from", str(cont), *args, "--url", url)
+        assert again.exit_code == 2, again.stderr
+        assert "run-twice-1 was already resumed by run " in again.stderr
+        assert "cont.sse" in again.stderr
+        assert len(native_server.requests(thread)) == 2  # nothing was sent
+
+    forced = agui("--from", str(run), "--from", str(cont), "--approve-all", "--force",
+                  "--url", url, "--json")  # fmt: skip
+    assert forced.exit_code == 0, forced.stderr
+    results = [e for e in map(json.loads, forced.stdout.splitlines())
+               if e["type"] == "TOOL_CALL_RESULT"]  # fmt: skip
+    assert [e["toolCallId"] for e in results] == ["call_transfer_1"]  # executed a second time
+    assert len(native_server.requests(thread)) == 3

@@ -246,8 +246,8 @@ def test_choose_run_by_id_and_refuses_finished_runs() -> None:
         )
     ).runs
     first, second = runs
-    assert choose_run(runs, None) is first
-    assert choose_run(runs, first.run_id) is first
+    assert choose_run([first], None) is first
+    assert choose_run([first], first.run_id) is first
     with pytest.raises(InvalidRequest, match="not an interrupt"):
         choose_run(runs, second.run_id)
     with pytest.raises(InvalidRequest, match="no such run"):
