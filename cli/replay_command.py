@@ -270,6 +270,35 @@ def run_replay(
 Translate = Callable[[dict[str, Any] | None], Callable[[Iterable[Any]], Iterator[Any]]]
 
 
+class ExportWhat(StrEnum):
+    """What `--export` writes."""
+
+    ITEMS = "items"
+    MESSAGES = "messages"
+
+
+def run_export(recordings: tuple[str, ...], what: ExportWhat) -> ExitCode:
+    """Write the paused run's items or history, as `agui resume --items/--messages` reads
+    them, so a hand-built resume starts from what the server really sent."""
+    from replay.paused_run import choose_run, paused_run_from, read_runs
+    from replay.recording import open_recordings
+
+    runs = read_runs(open_recordings(recordings))
+    run = choose_run(runs.runs, None)
+    paused = paused_run_from(run)
+    document = list(paused.interrupts) if what is ExportWhat.ITEMS else list(paused.messages)
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    stderr.print(
+        f"agui: {what.value} of run {paused.run_id} on thread {paused.thread_id}; resume it "
+        f"with: agui resume --thread-id {paused.thread_id} --run-id {paused.run_id} "
+        "--items ITEMS.json --messages MESSAGES.json …",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+    return ExitCode.OK
+
+
 def _translator(tools: list[dict[str, Any]] | None) -> Translate:
     """The `--native` stage: legacy events translated on raw objects (replay.translation)."""
     import importlib
@@ -369,6 +398,14 @@ def replay(
         help="With --serve: append every request (with its body, never headers) as JSON lines.",
         show_default=False,
     ),
+    export: ExportWhat | None = typer.Option(
+        None,
+        "--export",
+        help="Write the newest unanswered paused run's pending items or history as JSON "
+        "(the --items / --messages files of a hand-built `agui resume`).",
+        case_sensitive=False,
+        show_default=False,
+    ),
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
@@ -392,6 +429,13 @@ def replay(
         )
         if serve is None and (verbatim or log is not None or line_endings != "lf"):
             raise InvalidRequest("--verbatim, --line-endings and --log are only used with --serve")
+        if export is not None:
+            if check or json_events or report_format is not None or serve is not None or native:
+                raise InvalidRequest(
+                    "--export writes one JSON document; it cannot be combined with --check, "
+                    "--json, --format, --native or --serve"
+                )
+            raise typer.Exit(int(run_export(tuple(recordings), export)))
         if serve is not None:
             from cli.serve import ServeRequest, run_serve
 

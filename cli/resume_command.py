@@ -103,7 +103,7 @@ def _load_json(path: Path, what: str) -> Any:
 
 def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
     """The paused run and any answers that came with hand-built resume items."""
-    from replay.hand_built_run import hand_built_items, hand_built_run
+    from replay.hand_built_run import checked_messages, hand_built_items, hand_built_run
     from replay.paused_run import choose_run, paused_run_from, read_runs
     from replay.recording import load_request, open_recordings
 
@@ -136,6 +136,7 @@ def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
             _load_json(options.items_file, "--items"),
             run_id=options.run_id,
             source=str(options.items_file),
+            strict=options.validate,
         )
     messages: list[dict[str, Any]] = []
     if options.messages_file is not None:
@@ -146,7 +147,7 @@ def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
             raise InvalidRequest(
                 f"--messages {options.messages_file}: expected an array of messages"
             )
-        messages = loaded
+        messages = checked_messages(loaded, f"--messages {options.messages_file}")
     paused = hand_built_run(
         thread_id=options.thread_id,
         run_id=options.run_id,
@@ -316,9 +317,19 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
             errors = [e for e in errors if e.code != "expired"]
             if all(e.code == "item-validation-failed" for e in errors):
                 errors = []
-        if errors:
+        lines = _refusal_lines(errors)
+        if not options.sources:
+            # Hand-built: the history is the user's, and the server rebuilds the tool-call
+            # part of the batch from it (a recording's history matches its batch).
+            from replay.expected_batch import history_refusals
+
+            lines += [
+                f"refused {line}"
+                for line in history_refusals(paused.interrupts, list(answers), paused.messages)
+            ]
+        if lines:
             expired = any(e.code == "expired" for e in errors)
-            for line in _refusal_lines(errors):
+            for line in lines:
                 ctx.err.print(f"agui: {line}", markup=False, highlight=False, soft_wrap=True)
             ctx.err.print(
                 "agui: nothing was sent (--no-validate sends it anyway"

@@ -308,3 +308,27 @@ def test_json_of_a_lone_surrogate_is_still_utf8_json(tmp_path: Path) -> None:
     ]
     assert '"messageId":"m\\ud800"' in lines[1]
     assert json.loads(lines[1])["delta"] == "é"
+
+
+def test_export_writes_what_a_hand_built_resume_reads() -> None:
+    from pathlib import Path
+
+    native = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+    run1 = str(native / "two-approvals.approve-both.run1.sse")
+    items = runner.invoke(app, ["replay", "--export", "items", run1], env={})
+    assert items.exit_code == 0, items.stderr
+    assert [d["id"] for d in json.loads(items.stdout)] == [
+        "approval_call_transfer_1",
+        "approval_call_delete_1",
+    ]
+    messages = runner.invoke(app, ["replay", "--export", "messages", run1], env={})
+    assert messages.exit_code == 0, messages.stderr
+    roles = [m["role"] for m in json.loads(messages.stdout)]
+    assert roles == ["user", "assistant"]
+    finished = str(native / "two-approvals.approve-both.run2.sse")
+    nothing = runner.invoke(app, ["replay", "--export", "items", finished], env={})
+    assert nothing.exit_code == 2
+    assert "no paused run to resume" in nothing.stderr
+    both = runner.invoke(app, ["replay", "--export", "items", "--check", run1], env={})
+    assert both.exit_code == 2
+    assert "--export writes one JSON document" in both.stderr

@@ -171,6 +171,7 @@ def test_expired_items_need_force(tmp_path: Path) -> None:
                     "batchIndex": 0,
                     "reason": "r",
                     "message": "m",
+                    "responseSchemaHash": "sha256:" + "2" * 64,
                     "expiresAt": "2000-01-01T00:00:00Z",
                 }
             ]
@@ -234,10 +235,14 @@ def test_curl_masks_header_values() -> None:
     assert "'Authorization: ***'" in result.stdout
 
 
-def test_hand_built_without_items_uses_plain_entries() -> None:
+def test_hand_built_without_items_uses_plain_entries(tmp_path: Path) -> None:
+    messages = tmp_path / "messages.json"
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    messages.write_text(json.dumps([{"id": "a1", "role": "assistant", "toolCalls": [call]}]))
     result = invoke(
-        "--thread-id", "t", "--run-id", "run-1", "--approve", "approval_call_1", "--dry-run"
-    )
+        "--thread-id", "t", "--run-id", "run-1", "--approve", "approval_call_1", "--dry-run",
+        "--messages", str(messages),
+    )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     body = json.loads(result.stdout)
     assert body["parentRunId"] == "run-1"
@@ -262,3 +267,49 @@ def test_a_run_with_its_continuation_in_the_timeline_is_not_answered_again() -> 
     assert "tool-approval.approve.run2.sse" in result.stderr
     assert result.stderr.count("\n") == 1
     assert server.received == []
+
+
+@pytest.mark.parametrize(
+    ("messages", "message"),
+    [
+        ([{"role": 7}], "message 0: role must be one of developer, system, assistant"),
+        ([{"id": "u1"}], "message 0: role is missing"),
+        ([{"id": "u1", "role": "user"}], "message 0 (user): content: field required"),
+        (
+            [{"id": "u1", "role": "user", "content": "hi"},
+             {"id": "a1", "role": "assistant", "toolCalls": [{"id": "c1"}]}],
+            "message 1 (assistant): toolCalls.0.function: field required",
+        ),
+    ],
+)  # fmt: skip
+def test_hand_built_messages_must_have_the_message_shape(
+    messages: list[object], message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "messages.json"
+    path.write_text(json.dumps(messages))
+    result = invoke(
+        "--thread-id", "t", "--run-id", "run-1", "--messages", str(path),
+        "--answer", "i1=1", "--dry-run",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert f"--messages {path}: {message}" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_pending_call_no_answer_names_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "messages.json"
+    call = {"id": "call_9", "type": "function", "function": {"name": "wipe", "arguments": "{}"}}
+    path.write_text(json.dumps([{"id": "a1", "role": "assistant", "toolCalls": [call]}]))
+    result = invoke(
+        "--thread-id", "t", "--run-id", "run-1", "--messages", str(path),
+        "--approve", "approval_call_1", "--dry-run",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "refused approval_call_1: the history has no assistant tool call `call_1`" in (
+        result.stderr
+    )
+    assert "pending tool call `call_9` (wipe) that no answer names" in result.stderr
+    assert invoke(
+        "--thread-id", "t", "--run-id", "run-1", "--messages", str(path),
+        "--approve", "approval_call_9", "--dry-run",
+    ).exit_code == 0  # fmt: skip

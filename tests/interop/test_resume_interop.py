@@ -346,3 +346,114 @@ def test_a_run_already_resumed_is_refused_unless_forced(
                if e["type"] == "TOOL_CALL_RESULT"]  # fmt: skip
     assert [e["toolCallId"] for e in results] == ["call_transfer_1"]  # executed a second time
     assert len(native_server.requests(thread)) == 3
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_an_approval_without_its_tool_call_in_the_history_is_refused_locally(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    """The server rebuilds the batch from the history: no call, `unknown-interrupt`."""
+    url = native_server.url("tool-approval")
+    base = ("--run-id", "run-hand-approval", "--approve", "approval_call_transfer_1", "--url", url)
+    refused = agui("--thread-id", "thread-agui-no-history", *base)
+    assert refused.exit_code == 2
+    assert (
+        "refused approval_call_transfer_1: the history has no assistant tool call "
+        "`call_transfer_1`" in refused.stderr
+    )
+    assert "pass --messages" in refused.stderr
+    assert native_server.requests("thread-agui-no-history") == []
+    # What the server says to the same request, sent anyway:
+    sent = agui("--thread-id", "thread-agui-no-history", *base, "--no-validate")
+    assert sent.exit_code == 1
+    assert "RUN_ERROR [unknown-interrupt]" in sent.stderr
+    assert "Resume entry references unknown interrupt approval_call_transfer_1." in sent.stderr
+
+
+def test_exported_items_and_messages_make_a_hand_built_resume_the_server_accepts(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    run1 = NATIVE / "tool-approval.approve.run1.sse"
+    files = {}
+    for what in ("items", "messages"):
+        exported = runner.invoke(app, ["replay", "--export", what, str(run1)], env={})
+        assert exported.exit_code == 0, exported.stderr
+        files[what] = tmp_path / f"{what}.json"
+        files[what].write_text(exported.stdout, encoding="utf-8")
+    assert "--thread-id thread-tool-approval.approve --run-id run-" in exported.stderr
+    recorded = json.loads((NATIVE / "tool-approval.approve.resume.json").read_text())
+    # A new thread on the server, the same history and interrupts as the recording.
+    thread = "thread-agui-exported"
+    result = agui(
+        "--thread-id", thread, "--run-id", recorded["parentRunId"],
+        "--items", str(files["items"]), "--messages", str(files["messages"]),
+        "--request", str(NATIVE / "tool-approval.approve.request.json"),
+        "--approve", "transfer", "--url", native_server.url("tool-approval"),
+        "--new-run-id", "run-agui-exported", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    (posted,) = native_server.requests(thread)
+    assert comparable({**posted, "threadId": recorded["threadId"]}) == comparable(recorded)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [e["content"] for e in events if e["type"] == "TOOL_CALL_RESULT"] == [
+        '{"receiptId":"rcpt_Ada_42"}'
+    ]
+    # Plain entries (no --items) are accepted too, once the history has the call.
+    plain = agui(
+        "--thread-id", "thread-agui-exported-plain", "--run-id", recorded["parentRunId"],
+        "--messages", str(files["messages"]), "--approve", "approval_call_transfer_1",
+        "--url", native_server.url("tool-approval"), "--json",
+    )  # fmt: skip
+    assert plain.exit_code == 0, plain.stderr
+    assert '"type":"TOOL_CALL_RESULT"' in plain.stdout
+
+
+@pytest.mark.parametrize(
+    ("drop", "field"),
+    [
+        (("responseSchemaHash",), "responseSchemaHash is missing"),
+        (("payloadSchemaHash",), "payloadSchemaHash is missing"),
+    ],
+)
+def test_generic_items_missing_a_hash_are_refused_naming_it(
+    drop: tuple[str, ...], field: str, tmp_path: Path, native_server: NodeServer
+) -> None:
+    items = _hand_built_item(tmp_path)
+    data = json.loads(items.read_text())
+    for key in drop:
+        data[0].pop(key)
+    items.write_text(json.dumps(data))
+    thread = f"thread-agui-no-{drop[0]}"
+    base = (
+        "--thread-id", thread, "--run-id", "run-hand-4", "--items", str(items),
+        "--messages", str(_messages(tmp_path)), "--answer", f"generic-1={PLAN_OK}",
+        "--url", native_server.url("generic-before-model"),
+    )  # fmt: skip
+    refused = agui(*base)
+    assert refused.exit_code == 2
+    assert f"item 0: {field} (" in refused.stderr
+    assert "definition review-plan" in refused.stderr
+    assert "does not accept a payload" not in refused.stderr
+    assert native_server.requests(thread) == []
+    sent = agui(*base, "--no-validate")
+    assert sent.exit_code == 1
+    assert "does not match its definition" in sent.stderr
+
+
+def test_the_readme_hand_built_example_is_accepted(native_server: NodeServer) -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    assert "--items examples/items.json --messages examples/messages.json" in readme
+    result = agui(
+        "--thread-id", "thread-1", "--run-id", "run-1",
+        "--items", str(EXAMPLES / "items.json"), "--messages", str(EXAMPLES / "messages.json"),
+        "--answer", 'generic-1={"approved":true}',
+        "--url", native_server.url("generic-before-model"), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    text = "".join(
+        e["delta"] for e in map(json.loads, result.stdout.splitlines())
+        if e["type"] == "TEXT_MESSAGE_CONTENT"
+    )  # fmt: skip
+    assert text == "Plan reviewed, continuing."

@@ -172,6 +172,7 @@ def test_hand_built_generic_item_matches_the_docs() -> None:
                     "batchIndex": 0,
                     "reason": "review",
                     "message": "Review the plan",
+                    "responseSchemaHash": "sha256:" + "1" * 64,
                 }
             },
         }
@@ -190,6 +191,7 @@ def test_hand_built_generic_item_matches_the_docs() -> None:
                     "key": "turn-1",
                     "message": "Review the plan",
                     "reason": "review",
+                    "responseSchemaHash": "sha256:" + "1" * 64,
                     "v": 1,
                 }
             },
