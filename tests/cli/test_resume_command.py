@@ -313,3 +313,17 @@ def test_a_pending_call_no_answer_names_is_refused(tmp_path: Path) -> None:
         "--thread-id", "t", "--run-id", "run-1", "--messages", str(path),
         "--approve", "approval_call_9", "--dry-run",
     ).exit_code == 0  # fmt: skip
+
+
+def test_a_har_with_the_continuation_names_the_entry_that_answered() -> None:
+    har = Path(__file__).resolve().parents[2] / "examples" / "session.har"
+    refused = invoke("--from", str(har), "--approve-all", "--dry-run")
+    assert refused.exit_code == 2
+    assert (
+        "run run-1796035060821-bckiun was already resumed by run run-1796035061100-0d5olp "
+        "at " in refused.stderr
+    )
+    assert "session.har#entry2" in refused.stderr
+    forced = invoke("--from", str(har), "--approve-all", "--dry-run", "--force")
+    assert forced.exit_code == 0, forced.stderr
+    assert json.loads(forced.stdout)["parentRunId"] == "run-1796035060821-bckiun"
