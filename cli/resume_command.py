@@ -88,6 +88,9 @@ class ResumeContext:
     stdin_is_tty: Callable[[], bool] = field(default_factory=lambda: sys.stdin.isatty)
     ask: Callable[[str], str] | None = None
     transport: Any | None = None
+    max_event_bytes: int = 32 * 1024 * 1024
+    """The most bytes one event may take: a server that never ends an event is cut off
+    here instead of filling memory (the decoder holds an event until it ends)."""
 
 
 def _load_json(path: Path, what: str) -> Any:
@@ -390,6 +393,7 @@ def _send(
 ) -> ExitCode:
     from cli.timeline import Timeline
     from replay.client import AtomicFile, display_url, record_paths, stream_post
+    from replay.errors import TransportFailure
     from replay.events import RecordedEvent, decode_events
     from replay.problems import Problem, Severity
     from replay.recording import Exchange
@@ -436,11 +440,20 @@ def _send(
             def messages() -> Iterator[SseMessage]:
                 nonlocal cut, received
                 decoder = SseDecoder()
+                unended = 0  # bytes since the last event ended (to within one chunk)
                 for chunk in chunks:
                     received += len(chunk)
                     if recorder is not None:
                         recorder.write(chunk)
-                    yield from decoder.feed(chunk)
+                    ended = decoder.feed(chunk)
+                    unended = 0 if ended else unended + len(chunk)
+                    if unended > ctx.max_event_bytes:
+                        raise TransportFailure(
+                            f"{url}: the server sent {unended:,} bytes without ending an event "
+                            f"(the limit is {ctx.max_event_bytes:,}); gave up (the continuation "
+                            "was sent and is not retried)"
+                        )
+                    yield from ended
                 for message in decoder.close():
                     cut = cut or message.unterminated
                     yield message

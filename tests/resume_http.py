@@ -26,7 +26,7 @@ class Route:
     truncate: bool = False
     """Declare a longer Content-Length than sent, then close (mid-response failure)."""
     trickle: float = 0.0
-    """Seconds between chunks; with `endless`, the chunks repeat until the client leaves."""
+    """Seconds between chunks; with `endless`, the last chunk repeats until the client leaves."""
     endless: bool = False
     """No Content-Length: the body is EOF-delimited and, with `trickle`, never ends."""
 
@@ -86,14 +86,14 @@ def scripted_server(routes: dict[str, Route] | None = None) -> Iterator[Scripted
                 self.send_header("Content-Length", str(total + (50 if route.truncate else 0)))
             self.end_headers()
             try:
-                while True:
-                    for chunk in chunks:
-                        self.wfile.write(chunk)
-                        self.wfile.flush()
-                        if route.trickle:
-                            time.sleep(route.trickle)
-                    if not (route.endless and route.trickle):
-                        break
+                for chunk in chunks:
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+                    time.sleep(route.trickle)
+                while route.endless and route.trickle and chunks:
+                    self.wfile.write(chunks[-1])
+                    self.wfile.flush()
+                    time.sleep(route.trickle)
             except OSError:
                 return  # the client gave up: what an endless route waits for
             if route.truncate:

@@ -54,7 +54,7 @@ def test_non_finite_or_non_positive_times_are_refused(args: tuple[str, ...]) -> 
 
 
 def test_max_time_ends_a_trickling_stream(tmp_path: Path) -> None:
-    route = Route([STARTED, TEXT_START, *[TEXT] * 3], trickle=0.1, endless=True)
+    route = Route([STARTED, TEXT_START, TEXT], trickle=0.1, endless=True)
     with scripted_server({"/chat": route}) as server:
         began = time.monotonic()
         result = invoke(
@@ -141,3 +141,20 @@ def test_max_time_also_bounds_a_silent_server() -> None:
     assert result.exit_code == 2, result.stderr
     assert "gave up after --max-time 0.5 s" in result.stderr
     assert took < 2.5
+
+
+def test_an_event_that_never_ends_is_cut_off_at_the_limit(tmp_path: Path) -> None:
+    from cli.resume_command import ResumeContext, ResumeOptions, run_resume
+    from replay.errors import TransportFailure
+
+    endless_frame = [STARTED, b'data: {"type":"TEXT_MESSAGE_START"', b"x" * 65536]
+    with scripted_server({"/chat": Route(endless_frame, trickle=0.001, endless=True)}) as server:
+        options = ResumeOptions(
+            sources=(APPROVAL_RUN1,), approve=("transfer",), url=server.url("/chat"),
+            json_output=True, interactive=False, record=tmp_path / "out.sse",
+            max_time=30,  # without the limit this would run until the deadline
+        )  # fmt: skip
+        with pytest.raises(TransportFailure, match="without ending an event"):
+            run_resume(options, ResumeContext(max_event_bytes=1024 * 1024))
+    kept = (tmp_path / "out.partial.sse").stat().st_size
+    assert 1024 * 1024 < kept < 2 * 1024 * 1024
