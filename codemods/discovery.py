@@ -1,4 +1,5 @@
-"""Which Python files a run covers: walk the paths, skip excludes and what `.gitignore` ignores.
+"""Which source files a run covers (Python, TypeScript, JavaScript): walk the paths, skip
+excludes and what `.gitignore` ignores.
 
 A small `.gitignore` reader (fnmatch, negation, anchored and directory-only patterns)
 so discovery behaves the same inside and outside a git checkout, without a subprocess.
@@ -11,6 +12,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
+
+from codemods.typescript import is_script
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".git",
@@ -104,7 +107,8 @@ def _excluded(name: str, relative: str, excludes: Sequence[str]) -> bool:
 def discover(
     paths: Sequence[Path], excludes: Sequence[str], *, gitignore: bool = True
 ) -> Iterator[Path]:
-    """Python files under `paths`, sorted per directory; explicitly named files always."""
+    """Python and TypeScript/JavaScript files under `paths` (never `.d.ts`), sorted per
+    directory; explicitly named files always."""
     for given in paths:
         if given.is_file():
             yield given
@@ -137,7 +141,7 @@ def _walk(
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
-            if not name.endswith(".py"):
+            if not name.endswith(".py") and not is_script(name):
                 continue
             full = os.path.join(directory, name)
             relative = os.path.relpath(full, root).replace(os.sep, "/")
