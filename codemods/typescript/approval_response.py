@@ -124,7 +124,10 @@ class ApprovalResponseCommand(ScriptCommand):
         scope = document.scope_of(binding.pattern)
         # The `key: local` entry's own `local` is the binding, not a use.
         uses = [n for n in document.references(binding.local, scope) if n.parent != binding.entry]
-        items = bindings.pattern_binding(document, binding.pattern, "interrupts")
+        # `pendingInterrupts` is the same array (AG002 renames it afterwards).
+        items = bindings.pattern_binding(
+            document, binding.pattern, "interrupts"
+        ) or bindings.pattern_binding(document, binding.pattern, "pendingInterrupts")
         needed = None
         if items is None:
             items = "interrupts"
