@@ -140,7 +140,7 @@ class ApprovalResponseCommand(ScriptCommand):
                         "from useChat under another name and resolve the bound item",
                     )
                 return
-        no_tools = bindings.lacks_tools(document, binding.hook_call)
+        no_tools = bindings.tools_problem(document, binding.hook_call)
         rewritten = 0
         for use in uses:
             parent = use.parent
@@ -155,8 +155,8 @@ class ApprovalResponseCommand(ScriptCommand):
                     "resolveInterrupt(approved) where it is called",
                 )
                 continue
-            if no_tools:
-                self.todo(parent, bindings.NO_TOOLS)
+            if no_tools is not None:
+                self.todo(parent, no_tools)
                 continue
             if self.answer(parent, items):
                 rewritten += 1

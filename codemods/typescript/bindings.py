@@ -129,28 +129,89 @@ def is_hook_result(document: Document, receiver: tree_sitter.Node) -> bool:
     )
 
 
-def lacks_tools(document: Document, call: tree_sitter.Node) -> bool:
-    """Whether a `useChat({...})`/`new ChatClient({...})` call visibly registers no tools."""
+def tools_problem(document: Document, call: tree_sitter.Node) -> str | None:
+    """Why a `useChat({...})`/`new ChatClient({...})` call visibly registers no approval
+    tool, or None when it does or the file cannot tell."""
     arguments = call.child_by_field_name("arguments")
     options = arguments.named_children if arguments is not None else []
     if not options:
-        return True
+        return NO_TOOLS
     first = options[0]
     if first.type != "object":
-        return False  # options built elsewhere: cannot tell
+        return None  # options built elsewhere: cannot tell
     for entry in first.named_children:
         if entry.type in ("spread_element", "method_definition"):
-            return False
+            return None
         key = entry.child_by_field_name("key") if entry.type == "pair" else entry
         if key is not None and document.text(key) == "tools":
+            value = entry.child_by_field_name("value") if entry.type == "pair" else entry
+            return (
+                NO_APPROVAL_TOOL
+                if value is not None and no_approval_tool(document, value)
+                else None
+            )
+    return NO_TOOLS
+
+
+def no_approval_tool(document: Document, tools: tree_sitter.Node) -> bool:
+    """Whether the file shows every tool in `tools` (an array, or a name bound to one)
+    defined by `toolDefinition({...})` without `needsApproval: true`."""
+    if tools.type in ("identifier", "shorthand_property_identifier"):
+        values = [
+            d.child_by_field_name("value") for d in declarations(document, document.text(tools))
+        ]
+        arrays = [v for v in values if v is not None and v.type == "array"]
+        if len(arrays) != 1:
             return False
-    return True
+        tools = arrays[0]
+    if tools.type != "array" or not tools.named_children:
+        return False
+    return all(definition_lacks_approval(document, element) for element in tools.named_children)
+
+
+def definition_lacks_approval(document: Document, element: tree_sitter.Node) -> bool:
+    """`x.client(...)`/`x.server(...)`/`x` where `x = toolDefinition({...})` in this file
+    has no `needsApproval: true`; False whenever the file cannot tell."""
+    if element.type == "call_expression":
+        function = element.child_by_field_name("function")
+        if function is None or function.type != "member_expression":
+            return False
+        element = function.child_by_field_name("object") or element
+    if element.type != "identifier":
+        return False
+    for declaration in declarations(document, document.text(element)):
+        value = declaration.child_by_field_name("value")
+        function = value.child_by_field_name("function") if value is not None else None
+        if value is None or function is None or document.text(function) != "toolDefinition":
+            continue
+        arguments = value.child_by_field_name("arguments")
+        config = (
+            arguments.named_children[0]
+            if arguments is not None and arguments.named_children
+            else None
+        )
+        if config is None or config.type != "object":
+            return False
+        for pair in config.named_children:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            if key is not None and document.text(key) == "needsApproval":
+                value = pair.child_by_field_name("value")
+                return value is not None and document.text(value) == "false"
+            if pair.type in ("spread_element", "shorthand_property_identifier"):
+                return False
+        return True
+    return False
 
 
 NO_TOOLS = (
     "this client registers no tools: register the approved tool with needsApproval: true "
     "(otherwise its interrupt is a generic item with no tool-approval kind), then resolve "
     "the bound item with resolveInterrupt(approved)"
+)
+NO_APPROVAL_TOOL = (
+    "no tool this client registers has needsApproval: true, so its interrupts are generic "
+    "items with no tool-approval kind: register the approved tool with needsApproval: true, "
+    "then resolve the bound item with resolveInterrupt(approved)"
 )
 BARE_CLIENT = (
     "this client is typed as a bare ChatClient, whose items never have the tool-approval "
@@ -175,8 +236,9 @@ def client_problem(document: Document, receiver: tree_sitter.Node) -> str | None
         constructor = value.child_by_field_name("constructor")
         constructs = constructor is not None and document.text(constructor) == "ChatClient"
         hook = hook_call(value, document) is not None
-        if (constructs or hook) and lacks_tools(document, value):
-            return NO_TOOLS
+        problem = tools_problem(document, value) if constructs or hook else None
+        if problem is not None:
+            return problem
     return None
 
 

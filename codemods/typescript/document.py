@@ -181,8 +181,10 @@ class Document:
 
 
 def apply_edits(source: bytes, edits: list[Edit]) -> bytes:
-    """`source` with the edits applied; insertions at one offset keep their order."""
-    ordered = sorted(enumerate(edits), key=lambda pair: (pair[1].start, pair[1].end, pair[0]))
+    """`source` with the edits applied; insertions at one offset keep their order, and an
+    edit proposed twice (two bindings renaming one read, say) applies once."""
+    unique = list(dict.fromkeys(edits))
+    ordered = sorted(enumerate(unique), key=lambda pair: (pair[1].start, pair[1].end, pair[0]))
     out: list[bytes] = []
     position = 0
     for _, edit in ordered:

@@ -103,3 +103,16 @@ def test_a_name_taken_by_something_else_gets_a_todo() -> None:
         "}\n"
     )
     assert sites(source, "x.tsx") == [("AG001", 4, 3, "todo")]
+
+
+def test_a_tool_defined_with_needs_approval_in_the_file_is_rewritten() -> None:
+    source = (
+        "const t = toolDefinition({ name: 'pay', needsApproval: true })\n"
+        "const client = new ChatClient({ connection, tools: [t.client()] })\n"
+        "client.addToolApprovalResponse({ id, approved: true })\n"
+    )
+    assert sites(source) == [("AG001", 3, 1, "rewritten")]
+    without = source.replace("needsApproval: true", "needsApproval: false")
+    assert sites(without) == [("AG001", 3, 1, "todo")]
+    elsewhere = source.replace("[t.client()]", "[imported.client()]")
+    assert sites(elsewhere) == [("AG001", 3, 1, "rewritten")]
