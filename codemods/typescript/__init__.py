@@ -1,10 +1,11 @@
 """The same rules (AG001-AG006) for TypeScript and JavaScript call sites, on tree-sitter trees.
 
 Where TanStack AI apps really call the legacy approval API: `useChat()` in React
-components and `ChatClient` in plain modules. Layers, lowest first: `document`
-(parse once, byte ranges, edits, TODO markers), `bindings` (what a name is bound to:
-a `useChat` result, a `ChatClient`), one module per rule, `rules` (catalog and run
-order), `engine` (one file through the rules). This module stays light (no parser
+components and `ChatClient` in plain modules. Layers, lowest first (a test enforces
+them): `document` (parse once, byte ranges, edits, TODO markers); `bindings` (what a
+name is bound to: a `useChat` result, a `ChatClient`), `calls` (what a legacy call
+says) and `command` (the rule base); one module per rule; `rules` (catalog and run
+order); `engine` (one file through the rules). This module stays light (no parser
 import) so discovery and the runner's byte prefilter can use it for free.
 
 Public names: `SUFFIXES`, `is_script`, `TRIGGERS`.

@@ -15,7 +15,7 @@ import tree_sitter
 from codemods import Rule
 from codemods.command import FalsePolicy
 from codemods.typescript import bindings
-from codemods.typescript.approval_response import OLD, arguments_of
+from codemods.typescript.calls import OLD, arguments_of
 from codemods.typescript.command import ScriptCommand
 from codemods.typescript.document import FUNCTIONS
 
