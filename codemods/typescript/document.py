@@ -165,6 +165,15 @@ class Document:
         indented like it; None when exactly that line is already there."""
         statement = self.statement_of(node)
         line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
+        # A statement that starts mid-line (`onClick={() => { … }}` inside JSX, say) gets
+        # the marker above the statement around it: a line inserted there could land in
+        # JSX children, where it would render as text.
+        while self.source[line_start : statement.start_byte].strip() and statement.parent:
+            parent = statement.parent
+            # A `case` line is a line of its own: the marker goes right above it.
+            cases = ("switch_case", "switch_default")
+            statement = parent if parent.type in cases else self.statement_of(parent)
+            line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
         line = self.source[line_start : statement.start_byte]
         indent = line[: len(line) - len(line.lstrip(b" \t"))]
         wanted = self.encode(comment)

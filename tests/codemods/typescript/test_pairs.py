@@ -116,3 +116,21 @@ def test_a_tool_defined_with_needs_approval_in_the_file_is_rewritten() -> None:
     assert sites(without) == [("AG001", 3, 1, "todo")]
     elsewhere = source.replace("[t.client()]", "[imported.client()]")
     assert sites(elsewhere) == [("AG001", 3, 1, "rewritten")]
+
+
+def test_a_todo_never_lands_in_jsx_children() -> None:
+    source = (
+        "export function C({ id }: { id: string }) {\n"
+        "  const { addToolApprovalResponse } = useChat({ tools })\n"
+        "  return (\n"
+        "    <div>\n"
+        "    <b onClick={() => { addToolApprovalResponse({ id, approved: true }).then(f) }}>x</b>\n"
+        "    </div>\n"
+        "  )\n"
+        "}\n"
+    )
+    result = migrate_bytes(source.encode(), "x.tsx", Options())
+    assert result.updated is not None
+    lines = result.updated.decode().splitlines()
+    assert lines[2].startswith("  // TODO(agui): AG001 its promise is chained")
+    assert lines[3] == "  return ("
