@@ -23,6 +23,14 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "build",
     "dist",
     "__pycache__",
+    # Build output of the JavaScript frameworks TanStack AI apps run on (Next.js, Nuxt,
+    # Nitro/TanStack Start, Vinxi, SvelteKit, Turborepo): generated code, never migrated.
+    ".next",
+    ".nuxt",
+    ".output",
+    ".vinxi",
+    ".svelte-kit",
+    ".turbo",
 )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codemods.discovery import discover
+from codemods.discovery import DEFAULT_EXCLUDES, discover
 from codemods.runner import FileStatus, Options, migrate_bytes, run
 from codemods.typescript import is_script
 from codemods.typescript.document import Document, Edit, apply_edits, original_offset
@@ -85,6 +85,7 @@ def test_discovery_takes_scripts_but_not_declarations_or_build_output(tmp_path: 
     )
     assert found == ["app/a.ts", "app/b.tsx", "app/c.mjs", "app/d.cts"]
     assert not is_script("x.d.mts")
+    assert {".next", ".output", ".vinxi"} <= set(DEFAULT_EXCLUDES)
     assert is_script("x.mts")
 
 
