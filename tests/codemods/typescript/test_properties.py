@@ -68,3 +68,39 @@ def test_valid_code_migrates_to_valid_code_once(
     again = migrate_bytes(out, name, options)
     assert again.status is not FileStatus.FAILED, again.error
     assert again.updated is None
+
+
+UNRELATED = st.sampled_from(
+    (
+        "const total = items.reduce((sum, item) => sum + item.amount, 0)\n",
+        "export function pending(xs) { return xs.filter(Boolean) }\n",
+        "const label = 'approval' + '-requested'\n",
+        "const approval = { id: 'a', approved: true, state: 'approval-requested' }\n",
+    )
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(programs(), st.lists(UNRELATED, max_size=3))
+def test_trigger_prefilters_equal_running_every_rule(
+    program: tuple[str, str], extra: list[str]
+) -> None:
+    """The byte prefilters (per file in the runner, per rule in the engine) only skip
+    work: forcing every rule to run on every (valid) file gives the same result."""
+    import codemods.typescript.engine as engine
+
+    source, name = program
+    for text in (source, "".join(extra) or "\n"):
+        data = text.encode()
+        options = Options()
+        filtered = migrate_bytes(data, name, options)
+        forced_triggers = dict.fromkeys(engine.TRIGGERS, (b"",))
+        original = engine.TRIGGERS
+        engine.TRIGGERS = forced_triggers
+        try:
+            forced = engine.migrate_script(data, name, options.rules, options.settings)
+        finally:
+            engine.TRIGGERS = original
+        assert forced.error is None
+        assert forced.updated == filtered.updated
+        assert forced.sites == filtered.sites
