@@ -3,10 +3,13 @@
 `pendingInterrupts` is the deprecated alias on the `useChat` result and on
 `ChatInterruptState` (0.27.3/0.33.2 `types.d.ts`). Member reads are renamed; a
 `useChat` destructuring reads `interrupts` instead (see `bindings.rename_destructured`).
-Assignments to a member of that name (your own objects) are left alone.
+Assignments to a member of that name, and reads on `this` or on an object literal the
+file declares (your own objects), are left alone.
 """
 
 from __future__ import annotations
+
+import tree_sitter
 
 from codemods import Rule
 from codemods.typescript import bindings
@@ -30,7 +33,7 @@ class PendingInterruptsCommand(ScriptCommand):
             if member.type != "member_expression" or member.child_by_field_name("property") != node:
                 continue
             receiver = member.child_by_field_name("object")
-            if receiver is None or not self.receiver_matches(receiver):
+            if receiver is None or not self.receiver_matches(receiver) or self.own(receiver):
                 continue
             outer = member.parent
             if (
@@ -48,3 +51,14 @@ class PendingInterruptsCommand(ScriptCommand):
             for edit in bindings.rename_destructured(self.document, binding, NEW):
                 self.edit(*edit)
             self.site(binding.entry.start_byte, MESSAGE)
+
+    def own(self, receiver: tree_sitter.Node) -> bool:
+        """`this`, or a name this file binds to an object literal: the code's own object,
+        whose `pendingInterrupts` is not the client's alias."""
+        if receiver.type == "this":
+            return True
+        if receiver.type != "identifier":
+            return False
+        declared = bindings.declarations(self.document, self.document.text(receiver))
+        values = [declaration.child_by_field_name("value") for declaration in declared]
+        return any(value is not None and value.type == "object" for value in values)

@@ -13,3 +13,4 @@ export const client = new ChatClient({
 // Our own object with a field of that name is not the client's alias: left alone.
 const local = { pendingInterrupts: 0 }
 local.pendingInterrupts = seen.length
+export const doubled = local.pendingInterrupts * 2
