@@ -19,6 +19,9 @@ from codemods.typescript.calls import OLD, arguments_of
 from codemods.typescript.command import ScriptCommand
 from codemods.typescript.document import FUNCTIONS
 
+# What a batch becomes: every item answered with one decision, or (a `false` under
+# `--false-as cancel`) every item cancelled.
+BATCH_METHODS = ("resolveInterrupts", "cancelInterrupts")
 LOOPS = frozenset({"for_in_statement", "for_statement", "while_statement", "do_statement"})
 ITERATORS = frozenset({"forEach", "map"})
 COMPUTED = (
@@ -43,30 +46,47 @@ class ApprovalLoopCommand(ScriptCommand):
             self.destructured_loops(binding)
 
     def destructured_loops(self, binding: bindings.Destructured) -> None:
+        """Batch the loops over a name destructured from `useChat`; the batch method
+        (`resolveInterrupts`, or `cancelInterrupts` under `--false-as cancel`) joins the
+        destructuring, and the old name leaves it once no call is left."""
         document = self.document
         scope = document.scope_of(binding.pattern)
         uses = [n for n in document.references(binding.local, scope) if n.parent != binding.entry]
-        local = bindings.pattern_binding(document, binding.pattern, "resolveInterrupts")
-        needed = None
-        if local is None:
-            local, needed = "resolveInterrupts", "resolveInterrupts"
-            if document.references(local, scope):
+        locals_: dict[str, str] = {}
+        for method in BATCH_METHODS:
+            local = bindings.pattern_binding(document, binding.pattern, method)
+            if local is None and document.references(method, scope):
                 return  # the name is taken: AG001 answers item by item
-        replaced = 0
+            locals_[method] = local or method
+        used: list[str] = []
         for use in uses:
             call = use.parent
             if call is not None and call.type == "call_expression":
-                replaced += self.loop_around(call, "", local)
-        if replaced:
-            edit = bindings.entry_edit(document, binding, needed, keep_old=replaced < len(uses))
+                batched = self.loop_around(call, "", locals_)
+                if batched is not None:
+                    used.append(batched)
+        needed = [
+            method
+            for method in BATCH_METHODS
+            if method in used
+            and bindings.pattern_binding(document, binding.pattern, method) is None
+        ]
+        if used:
+            keep_old = len(used) < len(uses)
+            edit = bindings.entry_edit(document, binding, ", ".join(needed) or None, keep_old)
             if edit is not None:
                 self.edit(*edit)
 
-    def loop_around(self, call: tree_sitter.Node, prefix: str, name: str = "") -> int:
-        """Batch or mark the loop around `call`; how many legacy calls went with it."""
+    def loop_around(
+        self, call: tree_sitter.Node, prefix: str, names: dict[str, str] | None = None
+    ) -> str | None:
+        """Batch or mark the loop around `call`; the batch method used, if it was batched.
+
+        `names` maps a batch method to the local name it is destructured as (a component);
+        without it the method is called on `prefix` (a client or a `useChat` result)."""
         loop = self.enclosing_loop(call)
         if loop is None:
-            return 0
+            return None
         read = arguments_of(self.document, call)
         approved = None
         if not isinstance(read, str) and isinstance(read[1], tree_sitter.Node):
@@ -74,22 +94,20 @@ class ApprovalLoopCommand(ScriptCommand):
         statement = self.only_statement(loop)
         if approved not in ("true", "false"):
             self.todo(loop, COMPUTED)
-            return 0
+            return None
         if statement is None or not self.is_sole_call(statement, call):
             self.todo(loop, SHAPE)
-            return 0
+            return None
         if self.settings.false_as is FalsePolicy.CANCEL and approved == "false":
-            if name:  # only resolveInterrupts is destructured
-                self.todo(loop, SHAPE)
-                return 0
-            batch = f"{prefix}cancelInterrupts()"
+            method, argument = "cancelInterrupts", ""
         else:
-            batch = f"{prefix}{name or 'resolveInterrupts'}({approved})"
+            method, argument = "resolveInterrupts", approved
+        batch = f"{prefix}{(names or {}).get(method, method)}({argument})"
         target = self.document.statement_of(loop)
         ends = (self.document.text(node).rstrip() for node in (target, statement))
         terminator = ";" if any(text.endswith(";") for text in ends) else ""
         self.replace(target, batch + terminator, f"approval loop → {batch}", at=call.start_byte)
-        return 1
+        return method
 
     def enclosing_loop(self, call: tree_sitter.Node) -> tree_sitter.Node | None:
         """The loop statement or `.forEach`/`.map` call around `call` in its function."""

@@ -134,3 +134,23 @@ def test_a_todo_never_lands_in_jsx_children() -> None:
     lines = result.updated.decode().splitlines()
     assert lines[2].startswith("  // TODO(agui): AG001 its promise is chained")
     assert lines[3] == "  return ("
+
+
+def test_a_component_loop_under_false_as_cancel_destructures_cancel_interrupts() -> None:
+    source = (
+        "function C(ids: string[]) {\n"
+        "  const { addToolApprovalResponse } = useChat({ tools })\n"
+        "  ids.forEach((id) => addToolApprovalResponse({ id, approved: false }))\n"
+        "  for (const id of ids) addToolApprovalResponse({ id, approved: true })\n"
+        "}\n"
+    )
+    result = migrate_bytes(
+        source.encode(), "x.tsx", Options(settings=Settings(false_as=FalsePolicy.CANCEL))
+    )
+    assert result.updated == (
+        b"function C(ids: string[]) {\n"
+        b"  const { resolveInterrupts, cancelInterrupts } = useChat({ tools })\n"
+        b"  cancelInterrupts()\n"
+        b"  resolveInterrupts(true)\n"
+        b"}\n"
+    )
