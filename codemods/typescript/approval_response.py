@@ -26,6 +26,10 @@ from codemods.typescript.command import ScriptCommand
 
 # Names for the callback parameter, the first one the id expression does not use.
 PARAMETERS = ("item", "interrupt", "candidate", "pending")
+ELSEWHERE = (
+    f"{OLD} does not come from useChat in this file (a prop?): pass the bound items "
+    "(interrupts) down instead and resolve the item with resolveInterrupt(approved)"
+)
 # Why a call whose promise is used cannot simply become `resolveInterrupt(...)`.
 USED_BECAUSE = {
     "member_expression": "its promise is chained (.then/.catch/.finally)",
@@ -57,6 +61,19 @@ class ApprovalResponseCommand(ScriptCommand):
             self.answer(call, items)
         for binding in bindings.destructured(self.document, OLD):
             self.answer_destructured(binding)
+        # A bare `addToolApprovalResponse(...)` whose name the file does not take from
+        # `useChat` (a prop handed down, say): no items here to resolve.
+        seen = {finding.offset for finding in self.findings}
+        for name in self.document.occurrences(OLD):
+            outer = name.parent
+            if (
+                name.type == "identifier"
+                and outer is not None
+                and outer.type == "call_expression"
+                and outer.child_by_field_name("function") == name
+                and outer.start_byte not in seen
+            ):
+                self.todo(outer, ELSEWHERE)
 
     def answer_destructured(self, binding: bindings.Destructured) -> None:
         """Rewrite the calls of a name destructured from `useChat`, then its entry."""

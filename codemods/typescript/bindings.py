@@ -73,10 +73,24 @@ def destructured(document: Document, prop: str) -> list[Destructured]:
             continue
         if declarator.type != "variable_declarator":
             continue
-        call = hook_call(declarator.child_by_field_name("value"), document)
+        call = hook_result(document, declarator.child_by_field_name("value"))
         if call is not None:
             found.append(Destructured(entry, pattern, call, local))
     return found
+
+
+def hook_result(document: Document, value: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """The `useChat(...)` call behind `value`: the call itself, or a name bound to one
+    (`const chat = useChat(...); const { … } = chat`)."""
+    call = hook_call(value, document)
+    if call is not None or value is None or value.type != "identifier":
+        return call
+    for declaration in declarations(document, document.text(value)):
+        if declaration.type == "variable_declarator":
+            call = hook_call(declaration.child_by_field_name("value"), document)
+            if call is not None:
+                return call
+    return None
 
 
 def pattern_binding(document: Document, pattern: tree_sitter.Node, prop: str) -> str | None:
