@@ -20,6 +20,13 @@ TODO = (
 )
 
 
+ELSEWHERE = (
+    f"{OLD} is deprecated and does not come from useChat in this file (a prop?): "
+    f"use {NEW} where it comes from, or better the bound items' resolveInterrupt()/cancel() "
+    "or resolveInterrupts(...)"
+)
+
+
 class ResumeInterruptsCommand(ScriptCommand):
     """Rename `resumeInterrupts` to `resumeInterruptsUnsafe` and mark each use."""
 
@@ -43,3 +50,16 @@ class ResumeInterruptsCommand(ScriptCommand):
             ]
             for read in reads or [binding.entry]:
                 self.todo(read, TODO)
+        # A bare `resumeInterrupts(...)` the file does not take from `useChat` (a prop):
+        # the name is not ours to rename, so only the TODO.
+        seen = {finding.offset for finding in self.findings}
+        for name in self.document.occurrences(OLD):
+            outer = name.parent
+            if (
+                name.type == "identifier"
+                and outer is not None
+                and outer.type == "call_expression"
+                and outer.child_by_field_name("function") == name
+                and name.start_byte not in seen
+            ):
+                self.todo(outer, ELSEWHERE)

@@ -154,3 +154,12 @@ def test_a_component_loop_under_false_as_cancel_destructures_cancel_interrupts()
         b"  resolveInterrupts(true)\n"
         b"}\n"
     )
+
+
+def test_a_resume_interrupts_prop_gets_a_todo_only() -> None:
+    source = "function C({ resumeInterrupts }: Props) {\n  resumeInterrupts(saved)\n}\n"
+    result = migrate_bytes(source.encode(), "x.tsx", Options())
+    assert result.updated is not None
+    assert b"// TODO(agui): AG004 resumeInterrupts is deprecated" in result.updated
+    assert b"resumeInterruptsUnsafe(saved)" not in result.updated
+    assert [(s.rule.value, s.line, s.action.value) for s in result.sites] == [("AG004", 2, "todo")]
