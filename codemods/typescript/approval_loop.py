@@ -41,7 +41,7 @@ class ApprovalLoopCommand(ScriptCommand):
 
     def run(self) -> None:
         for call, receiver in self.member_calls(OLD):
-            self.loop_around(call, f"{self.document.text(receiver)}.")
+            self.loop_around(call, self.document.text(receiver) + self.dot(call))
         for binding in bindings.destructured(self.document, OLD):
             self.destructured_loops(binding)
 

@@ -53,11 +53,11 @@ class ApprovalResponseCommand(ScriptCommand):
             if problem is not None:
                 self.todo(call, problem)
                 continue
-            target = self.document.text(receiver)
+            target = self.document.text(receiver) + self.dot(call)
             if bindings.is_hook_result(self.document, receiver):
-                items = f"{target}.interrupts"
+                items = f"{target}interrupts"
             else:
-                items = f"{target}.getInterrupts()"
+                items = f"{target}getInterrupts()"
             self.answer(call, items)
         for binding in bindings.destructured(self.document, OLD):
             self.answer_destructured(binding)

@@ -83,6 +83,14 @@ class ScriptCommand:
         name = self.document.text(receiver)
         return name in wanted or name.rsplit(".", 1)[-1] in wanted
 
+    @staticmethod
+    def dot(call: tree_sitter.Node) -> str:
+        """`?.` when the call's member access is optional (`client?.method()`), else `.`:
+        the rewrite keeps the short-circuit, which covers the whole chain after it."""
+        member = call.child_by_field_name("function")
+        optional = member is not None and any(c.type == "optional_chain" for c in member.children)
+        return "?." if optional else "."
+
     def member_calls(self, method: str) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:
         """`(call, receiver)` for each `<receiver>.<method>(...)` on a matching receiver."""
         found = []

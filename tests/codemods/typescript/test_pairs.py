@@ -163,3 +163,16 @@ def test_a_resume_interrupts_prop_gets_a_todo_only() -> None:
     assert b"// TODO(agui): AG004 resumeInterrupts is deprecated" in result.updated
     assert b"resumeInterruptsUnsafe(saved)" not in result.updated
     assert [(s.rule.value, s.line, s.action.value) for s in result.sites] == [("AG004", 2, "todo")]
+
+
+def test_an_optional_receiver_keeps_its_short_circuit() -> None:
+    source = (
+        b"await client?.addToolApprovalResponse({ id, approved: true })\n"
+        b"for (const x of xs) client?.addToolApprovalResponse({ id: x, approved: true })\n"
+    )
+    result = migrate_bytes(source, "x.ts", Options())
+    assert result.updated == (
+        b"client?.getInterrupts().filter((item) => item.kind === 'tool-approval')"
+        b".find((item) => item.id === id)?.resolveInterrupt(true)\n"
+        b"client?.resolveInterrupts(true)\n"
+    )
