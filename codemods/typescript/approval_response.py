@@ -21,7 +21,7 @@ import tree_sitter
 from codemods import Rule
 from codemods.command import FalsePolicy
 from codemods.typescript import bindings
-from codemods.typescript.calls import OLD, arguments_of, is_plain, quote_of
+from codemods.typescript.calls import OLD, arguments_of, has_effects, is_plain, quote_of
 from codemods.typescript.command import ScriptCommand
 
 # Names for the callback parameter, the first one the id expression does not use.
@@ -135,6 +135,13 @@ class ApprovalResponseCommand(ScriptCommand):
                 call,
                 "the id is computed: store it in a const first, then resolve "
                 "the bound item with resolveInterrupt(approved)",
+            )
+            return False
+        if isinstance(approved_value, tree_sitter.Node) and has_effects(approved_value):
+            self.todo(
+                call,
+                "approved is computed by a call: store it in a const first (the rewrite "
+                "evaluates it only when the item is found), then resolve the bound item",
             )
             return False
         id_text = id_value if isinstance(id_value, str) else document.text(id_value)

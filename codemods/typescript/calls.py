@@ -68,3 +68,23 @@ def arguments_of(
     if set(found) != {"id", "approved"}:
         return "its argument is not exactly { id, approved }"
     return found["id"], found["approved"]
+
+
+# Expressions that do something when evaluated: calls, awaits, assignments.
+EFFECTS = frozenset(
+    {
+        "call_expression",
+        "new_expression",
+        "await_expression",
+        "assignment_expression",
+        "augmented_assignment_expression",
+        "update_expression",
+        "yield_expression",
+    }
+)
+
+
+def has_effects(node: tree_sitter.Node) -> bool:
+    """Whether evaluating `node` may do something, so skipping it (an optional call
+    short-circuits its arguments when no item matches) would change behaviour."""
+    return node.type in EFFECTS or any(has_effects(child) for child in node.named_children)

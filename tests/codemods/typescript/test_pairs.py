@@ -176,3 +176,11 @@ def test_an_optional_receiver_keeps_its_short_circuit() -> None:
         b".find((item) => item.id === id)?.resolveInterrupt(true)\n"
         b"client?.resolveInterrupts(true)\n"
     )
+
+
+def test_an_approved_with_effects_is_not_moved_behind_the_lookup() -> None:
+    source = "client.addToolApprovalResponse({ id, approved: confirm('Pay?') })\n"
+    assert sites(source) == [("AG001", 1, 1, "todo")]
+    assert sites("client.addToolApprovalResponse({ id, approved: a.n < 100 })\n") == [
+        ("AG001", 1, 1, "rewritten")
+    ]
