@@ -173,12 +173,13 @@ def main() -> None:
     args = parser.parse_args()
 
     agui = tool("agui")
+    if not args.typescript_only:  # fail before the long runs when a tool is missing
+        ruff, bump = tool("ruff"), tool("bump-pydantic")
     small = tree(f"tree-{args.small}", args.small, 0.03)
     ts_rows, ts_ratios = typescript_rows(agui, args.ts_files, small, args.repeat)
     if args.typescript_only:
         report(ts_rows, ts_ratios)
         return
-    ruff, bump = tool("ruff"), tool("bump-pydantic")
     large = tree(f"tree-{args.large}", args.large, 0.03)
     dense = tree(f"dense-{args.dense}", args.dense, 1.0)
     bump_sample = sample(small, args.bump_files)
