@@ -284,7 +284,8 @@ def run_export(recordings: tuple[str, ...], what: ExportWhat) -> ExitCode:
     from replay.recording import open_recordings
 
     runs = read_runs(open_recordings(recordings))
-    run = choose_run(runs.runs, None)
+    # Nothing is sent, so an answered run is exported too when no other is left.
+    run = choose_run(runs.runs, None, force=True)
     paused = paused_run_from(run)
     document = list(paused.interrupts) if what is ExportWhat.ITEMS else list(paused.messages)
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -103,7 +103,8 @@ def continuation_of(runs: Sequence[RunTranscript], paused: RunTranscript) -> Run
     A run whose request (or `RUN_STARTED`) names `paused` as its parent answered it. A
     later run on the same thread whose request was not recorded (a bare SSE file) is
     taken to have answered it too: answering twice runs the tools twice, so a doubt
-    counts as answered and `--force` overrides it.
+    counts as answered and `--force` overrides it. A batch the server refused (a
+    `RUN_ERROR` with `interruptErrors`, sent before anything ran, §5.3) answered nothing.
     """
     ids = {paused.run_id, _interrupted_run_id(paused)} - {None}
     later = False
@@ -111,7 +112,7 @@ def continuation_of(runs: Sequence[RunTranscript], paused: RunTranscript) -> Run
         if run is paused:
             later = True
             continue
-        if not later:
+        if not later or _refused_batch(run):
             continue
         if run.parent_run_id is not None:
             if run.parent_run_id in ids:
@@ -119,6 +120,15 @@ def continuation_of(runs: Sequence[RunTranscript], paused: RunTranscript) -> Run
         elif run.thread_id is not None and run.thread_id == paused.thread_id:
             return run
     return None
+
+
+def _refused_batch(run: RunTranscript) -> bool:
+    if run.outcome is not Outcome.ERROR or run.terminal is None:
+        return False
+    metadata = run.terminal.data.get("metadata")
+    tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+    errors = tanstack.get("interruptErrors") if isinstance(tanstack, dict) else None
+    return isinstance(errors, list) and bool(errors)
 
 
 def _answered(run: RunTranscript, by: RunTranscript) -> str:

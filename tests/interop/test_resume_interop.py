@@ -457,3 +457,22 @@ def test_the_readme_hand_built_example_is_accepted(native_server: NodeServer) ->
         if e["type"] == "TEXT_MESSAGE_CONTENT"
     )  # fmt: skip
     assert text == "Plan reviewed, continuing."
+
+
+def test_a_continuation_the_server_refused_leaves_the_run_to_answer(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    thread = "thread-agui-refused-then-retried"
+    url = native_server.url("tool-approval")
+    run = _record_first_run(tmp_path, native_server, thread, "run-retry-1")
+    bad = tmp_path / "bad.sse"
+    refused = agui("--from", str(run), "--answer", 'transfer="yes"', "--no-validate",
+                   "--url", url, "--record", str(bad))  # fmt: skip
+    assert refused.exit_code == 1, refused.stderr
+    assert "RUN_ERROR [invalid-payload]" in refused.stderr
+    assert bad.exists()
+    retried = agui("--from", str(run), "--from", str(bad), "--approve", "transfer",
+                   "--url", url, "--json")  # fmt: skip
+    assert retried.exit_code == 0, retried.stderr
+    assert '"content":"{\\"receiptId\\":\\"rcpt_Ada_42\\"}"' in retried.stdout
+    assert len(native_server.requests(thread)) == 3

@@ -66,3 +66,24 @@ def test_a_run_that_paused_again_is_the_one_to_resume() -> None:
     # Different threads: neither answers the other; the newest paused run is chosen.
     assert continuation_of([first, second], first) is None
     assert choose_run([first, second], None) is second
+
+
+def test_a_continuation_the_server_refused_answered_nothing(tmp_path: Path) -> None:
+    shutil.copy(NATIVE / "tool-approval.approve.run1.sse", tmp_path / "run.sse")
+    shutil.copy(NATIVE / "tool-approval.approve.request.json", tmp_path / "run.request.json")
+    request = json.loads((NATIVE / "tool-approval.approve.resume.json").read_text())
+    (tmp_path / "refused.request.json").write_text(json.dumps(request))
+    item_error = {"scope": "item", "code": "invalid-payload"}
+    tanstack = {"runId": request["runId"], "threadId": request["threadId"]}
+    error = {
+        "type": "RUN_ERROR",
+        "timestamp": 1,
+        "code": "invalid-payload",
+        "message": "Approval approval_call_transfer_1 must be a boolean or decision envelope.",
+        "metadata": {"tanstack": {**tanstack, "interruptErrors": [item_error]}},
+    }
+    (tmp_path / "refused.sse").write_text(f"data: {json.dumps(error)}\n\n")
+    paused, refused = runs_of(tmp_path / "run.sse", tmp_path / "refused.sse")
+    assert refused.parent_run_id == paused.run_id
+    assert continuation_of([paused, refused], paused) is None
+    assert choose_run([paused, refused], None) is paused
