@@ -31,15 +31,20 @@ class HistoryCall:
 
 
 def history_calls(messages: Sequence[Mapping[str, Any]]) -> dict[str, HistoryCall]:
-    """Every assistant tool call of the history, in order, by id.
+    """Every assistant tool call of the history the server could wait on, in order, by id.
 
-    A `role:"tool"` message completes its call unless it is the client's synthetic
-    approval marker (`pendingExecution: true`), which the server ignores (§4.5).
+    As `getPendingToolCallsFromMessages` (`@tanstack/ai` 0.58.0): a `role:"tool"`
+    message completes its call unless its content is the client's synthetic approval
+    marker (`pendingExecution: true`, §4.5), and provider-executed calls
+    (`metadata.providerExecuted`) are never pending nor answerable.
     """
     names: dict[str, str] = {}
     for message in messages:
         calls = message.get("toolCalls") if message.get("role") == "assistant" else None
         for call in calls if isinstance(calls, list) else []:
+            metadata = call.get("metadata") if isinstance(call, dict) else None
+            if isinstance(metadata, dict) and metadata.get("providerExecuted") is True:
+                continue
             if isinstance(call, dict) and isinstance(call.get("id"), str):
                 function = call.get("function")
                 name = function.get("name") if isinstance(function, dict) else None
@@ -52,9 +57,18 @@ def history_calls(messages: Sequence[Mapping[str, Any]]) -> dict[str, HistoryCal
     return {i: HistoryCall(i, name, i in completed) for i, name in names.items()}
 
 
+def _provider_executed(messages: Sequence[Mapping[str, Any]]) -> set[str]:
+    found: set[str] = set()
+    for message in messages:
+        calls = message.get("toolCalls") if message.get("role") == "assistant" else None
+        for call in calls if isinstance(calls, list) else []:
+            metadata = call.get("metadata") if isinstance(call, dict) else None
+            if isinstance(metadata, dict) and metadata.get("providerExecuted") is True:
+                found.add(str(call.get("id")))
+    return found
+
+
 def _pending_execution(message: Mapping[str, Any]) -> bool:
-    if message.get("pendingExecution") is True:
-        return True
     content = message.get("content")
     if not isinstance(content, str) or "pendingExecution" not in content:
         return False
@@ -106,7 +120,13 @@ def history_refusals(
         if call_id is None:
             continue
         named.add(call_id)
-        if call_id not in calls:
+        if call_id in _provider_executed(messages):
+            lines.append(
+                f"{interrupt_id}: the tool call `{call_id}` ran at the model provider "
+                "(providerExecuted); the server never waits on it and would refuse the answer "
+                "as unknown-interrupt — drop it"
+            )
+        elif call_id not in calls:
             lines.append(
                 f"{interrupt_id}: the history has no assistant tool call `{call_id}`; the "
                 "server rebuilds the batch from the submitted history and would refuse it as "

@@ -48,3 +48,11 @@ def test_a_recorded_continuation_history_passes() -> None:
     answered = [entry["interruptId"] for entry in recorded["resume"]]
     assert history_refusals([], answered, recorded["messages"]) == []
     assert len(history_refusals([], answered[:1], recorded["messages"])) == 1
+
+
+def test_provider_executed_calls_are_neither_pending_nor_answerable() -> None:
+    hosted = {**_call("ws1", "web_search"), "metadata": {"providerExecuted": True}}
+    messages = [{"id": "a", "role": "assistant", "toolCalls": [hosted, _call("c1")]}]
+    assert list(history_calls(messages)) == ["c1"]
+    (line,) = history_refusals([], ["approval_ws1", "approval_c1"], messages)
+    assert line.startswith("approval_ws1: the tool call `ws1` ran at the model provider")
