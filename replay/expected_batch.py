@@ -38,14 +38,16 @@ def history_calls(messages: Sequence[Mapping[str, Any]]) -> dict[str, HistoryCal
     marker (`pendingExecution: true`, §4.5), and provider-executed calls
     (`metadata.providerExecuted`) are never pending nor answerable.
     """
+    hosted = _provider_executed(messages)
     names: dict[str, str] = {}
     for message in messages:
         calls = message.get("toolCalls") if message.get("role") == "assistant" else None
         for call in calls if isinstance(calls, list) else []:
-            metadata = call.get("metadata") if isinstance(call, dict) else None
-            if isinstance(metadata, dict) and metadata.get("providerExecuted") is True:
-                continue
-            if isinstance(call, dict) and isinstance(call.get("id"), str):
+            if (
+                isinstance(call, dict)
+                and isinstance(call.get("id"), str)
+                and call["id"] not in hosted
+            ):
                 function = call.get("function")
                 name = function.get("name") if isinstance(function, dict) else None
                 names.setdefault(call["id"], name if isinstance(name, str) else "?")
