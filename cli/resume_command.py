@@ -392,7 +392,7 @@ def _send(
     paused: Any,
 ) -> ExitCode:
     from cli.timeline import Timeline
-    from replay.client import AtomicFile, display_url, record_paths, stream_post
+    from replay.client import AtomicFile, display_url, stream_post
     from replay.errors import TransportFailure
     from replay.events import RecordedEvent, decode_events
     from replay.problems import Problem, Severity
@@ -418,8 +418,7 @@ def _send(
     cut = False
     received = 0
     if options.record is not None:
-        sse_path, _request_path = record_paths(options.record)
-        recorder = AtomicFile(sse_path)
+        recorder = AtomicFile(options.record)
 
     def handle(items: Sequence[RunTranscript | Problem]) -> None:
         for item in items:
@@ -501,10 +500,8 @@ ids and the terminal, never the text, so an endless response costs no memory."""
 
 def _without_text(event: Any) -> Any:
     """`event` with its delta emptied, for the transcript builder only."""
-    from dataclasses import replace as replaced
-
     if event.type in STREAMED_DELTAS and isinstance(event.data.get("delta"), str):
-        return replaced(event, data={**event.data, "delta": ""}, text="")
+        return replace(event, data={**event.data, "delta": ""}, text="")
     return event
 
 
