@@ -402,6 +402,7 @@ def replay(
     export: ExportWhat | None = typer.Option(
         None,
         "--export",
+        metavar="items|messages",
         help="Write the newest unanswered paused run's pending items or history as JSON "
         "(the --items / --messages files of a hand-built `agui resume`).",
         case_sensitive=False,
