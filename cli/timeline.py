@@ -114,7 +114,9 @@ class Timeline:
         self.rich = console.is_terminal if rich is None else rich
         self._line_open = False
         self._open_message: str | None = None
-        self._tool_args: dict[str, list[str]] = {}
+        self._tool_args: dict[str, str] = {}
+        """The first `MAX_VALUE_WIDTH + 1` characters of each streaming call's arguments:
+        all `_short` can show, so an endless argument stream costs no memory."""
         self._tool_names: dict[str, str] = {}
 
     # -- low-level output --------------------------------------------------------------
@@ -235,14 +237,16 @@ class Timeline:
     def _tool(self, kind: str, data: dict[str, Any]) -> None:
         call_id = str(data.get("toolCallId", "?"))
         if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and call_id not in self._tool_args:
-            self._tool_args[call_id] = []
+            self._tool_args[call_id] = ""
             name = data.get("toolCallName")
             self._tool_names[call_id] = name if isinstance(name, str) else "?"
         delta = data.get("delta")
         if isinstance(delta, str) and call_id in self._tool_args:
-            self._tool_args[call_id].append(delta)
+            kept = self._tool_args[call_id]
+            if len(kept) <= MAX_VALUE_WIDTH:
+                self._tool_args[call_id] = (kept + delta)[: MAX_VALUE_WIDTH + 1]
         if kind == "TOOL_CALL_END":
-            arguments = "".join(self._tool_args.pop(call_id, []))
+            arguments = self._tool_args.pop(call_id, "")
             name = self._tool_names.pop(call_id, "?")
             self._line(
                 f"  {self._mark('⚙', '*')} tool {name} ({call_id}) {_short(arguments) or '{}'}",
