@@ -322,6 +322,8 @@ def curl_command(request: HttpRequest, masked: Sequence[str] = ()) -> str:
         parts += ["-H", shlex.quote(f"{name}: {shown}")]
     if not request.verify:
         parts.append("--insecure")
+    if request.max_time is not None:
+        parts += ["--max-time", f"{request.max_time:g}"]
     parts += [
         "--connect-timeout",
         f"{request.connect_timeout:g}",

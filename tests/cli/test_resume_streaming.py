@@ -158,3 +158,10 @@ def test_an_event_that_never_ends_is_cut_off_at_the_limit(tmp_path: Path) -> Non
             run_resume(options, ResumeContext(max_event_bytes=1024 * 1024))
     kept = (tmp_path / "out.partial.sse").stat().st_size
     assert 1024 * 1024 < kept < 2 * 1024 * 1024
+
+
+def test_curl_carries_the_deadline() -> None:
+    result = invoke("--curl", "--max-time", "2.5")
+    assert result.exit_code == 0, result.stderr
+    assert " --max-time 2.5 " in result.stdout
+    assert "--max-time" not in invoke("--curl").stdout
