@@ -259,6 +259,11 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
     ):
         if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
             raise InvalidRequest(f"{name} must be a finite number of seconds above 0")
+    # Before any file is read, so a bad header value is refused before any I/O.
+    headers = _headers(options, ctx.environ)
+    mask = SecretMask.of([*(value for _name, value in headers), urlsplit(options.url).password])
+    if mask.secrets:
+        ctx = replace(ctx, out=_masked(ctx.out, mask), err=_masked(ctx.err, mask))
     specs = specs_from_options(
         AnswerOptions(
             approve=options.approve,
@@ -270,10 +275,6 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
             answers_file=options.answers_file,
         )
     )
-    headers = _headers(options, ctx.environ)
-    mask = SecretMask.of([*(value for _name, value in headers), urlsplit(options.url).password])
-    if mask.secrets:
-        ctx = replace(ctx, out=_masked(ctx.out, mask), err=_masked(ctx.err, mask))
     paused, item_specs = _paused_run(options)
     specs = [*item_specs, *specs]
     paused = _bare_descriptors(paused, specs)

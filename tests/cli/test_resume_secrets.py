@@ -101,3 +101,13 @@ def test_a_password_in_the_url_is_masked_in_echoed_bodies() -> None:
     assert result.exit_code == 2
     assert "HTTP 403" in result.stderr
     assert "SECRET123" not in result.stderr
+
+
+def test_the_refusal_comes_before_reading_an_answers_file(tmp_path: Path) -> None:
+    result = invoke(
+        "--from", APPROVAL_RUN1, "--answers", str(tmp_path / "missing.json"),
+        env={"AGUI_TOKEN": "SECRET123\r"},
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "AGUI_TOKEN holds a line break" in result.stderr
+    assert "missing.json" not in result.stderr
