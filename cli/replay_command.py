@@ -24,8 +24,8 @@ import typer
 
 from cli.errors import ExitCode, handled_errors, stderr, stderr_line
 from cli.stdout import write_utf8
-from replay.errors import InvalidRequest, UnreadableInput
-from replay.pacing import FAST, Pace, Pacer, Sleep
+from replay.serve.pacing import FAST, Pace, Pacer, Sleep
+from replay.wire.errors import InvalidRequest, UnreadableInput
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -92,14 +92,11 @@ def run_replay(
     now: Callable[[], Any] | None = None,
 ) -> ExitCode:
     """Do the whole job; return the exit code (raises only when the job cannot be done)."""
-    from replay.check_loop import CheckLoop
-    from replay.checks import Checker
-    from replay.events import EndOfStream, RecordedEvent, decode_events
-    from replay.normalize import Normalizer, compact_json, ndjson
-    from replay.pieces import DeltaRun
-    from replay.problems import Problem, Severity
-    from replay.recording import open_recording
-    from replay.reports import (
+    from replay.large.pieces import DeltaRun
+    from replay.runs.check_loop import CheckLoop
+    from replay.runs.checks import Checker
+    from replay.runs.normalize import Normalizer, compact_json, ndjson
+    from replay.runs.reports import (
         json_report,
         junit_report,
         sarif_report,
@@ -107,8 +104,11 @@ def run_replay(
         summary_line,
         text_report,
     )
-    from replay.rules import effective_severity, is_failure
-    from replay.transcript import RunTranscript, TranscriptBuilder
+    from replay.runs.rules import effective_severity, is_failure
+    from replay.runs.transcript import RunTranscript, TranscriptBuilder
+    from replay.wire.events import EndOfStream, RecordedEvent, decode_events
+    from replay.wire.problems import Problem, Severity
+    from replay.wire.recording import open_recording
 
     tools = load_tools(options.tools) if options.tools is not None else None
     translate = _translator(tools) if options.native else None
@@ -275,7 +275,7 @@ def _translator(tools: list[dict[str, Any]] | None) -> Translate:
     import importlib
 
     try:
-        module = importlib.import_module("replay.translation")
+        module = importlib.import_module("replay.translate.translation")
     except ImportError as error:  # the module ships with `agui translate`
         raise InvalidRequest(f"--native is unavailable: {error}") from None
     translate_items: Callable[..., Iterable[Any]] = module.translate_items

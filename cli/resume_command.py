@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from cli.errors import ExitCode, handled_errors, stderr
-from replay.errors import InvalidRequest
+from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -100,9 +100,9 @@ def _load_json(path: Path, what: str) -> Any:
 
 def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
     """The paused run and any answers that came with hand-built resume items."""
-    from replay.hand_built_run import hand_built_items, hand_built_run
-    from replay.paused_run import choose_run, paused_run_from, read_runs
-    from replay.recording import load_request, open_recordings
+    from replay.resume.hand_built_run import hand_built_items, hand_built_run
+    from replay.resume.paused_run import choose_run, paused_run_from, read_runs
+    from replay.wire.recording import load_request, open_recordings
 
     request = load_request(options.request_file) if options.request_file is not None else None
     if options.sources:
@@ -169,7 +169,7 @@ def _bare_descriptors(paused: Any, specs: Sequence[Any]) -> Any:
 
 def _waiting_ids(paused: Any, answered: Mapping[str, Any]) -> list[str]:
     """Pending ids without an answer (client tools may wait when every generic is answered)."""
-    from replay.batch import InterruptKind, kind_of
+    from replay.interrupts.batch import InterruptKind, kind_of
 
     kinds = {str(d.get("id")): kind_of(d) for d in paused.interrupts}
     generics = [i for i, k in kinds.items() if k is InterruptKind.GENERIC]
@@ -201,7 +201,7 @@ def _refusal_lines(errors: Sequence[Any]) -> list[str]:
 
 
 def _headers(options: ResumeOptions, environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    from replay.client import header_from_env, parse_header
+    from replay.resume.client import header_from_env, parse_header
 
     headers = [parse_header(text) for text in options.headers]
     headers += [header_from_env(text, dict(environ)) for text in options.header_env]
@@ -213,11 +213,11 @@ def _headers(options: ResumeOptions, environ: Mapping[str, str]) -> tuple[tuple[
 
 def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> ExitCode:
     """Do the whole job and return the exit code; known failures raise `AguiError`s."""
-    from replay.answers import AnswerOptions, resolve_answers, specs_from_options
-    from replay.batch import validate_batch
-    from replay.canonical import wire_json
-    from replay.client import HttpRequest
-    from replay.continuation import build_resume, continuation_body, new_run_id
+    from replay.interrupts.batch import validate_batch
+    from replay.resume.answers import AnswerOptions, resolve_answers, specs_from_options
+    from replay.resume.client import HttpRequest
+    from replay.resume.continuation import build_resume, continuation_body, new_run_id
+    from replay.wire.canonical import wire_json
 
     ctx = context or ResumeContext()
     if options.read_timeout <= 0 or options.connect_timeout <= 0:
@@ -305,7 +305,7 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
         verify=not options.insecure,
     )
     if options.curl:
-        from replay.client import curl_command
+        from replay.resume.client import curl_command
 
         sys.stdout.write(curl_command(request) + "\n")
         return ExitCode.OK
@@ -317,7 +317,7 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
 
 def _ask(paused: Any, answers: dict[str, Any], waiting: Sequence[str], ctx: ResumeContext) -> Any:
     from cli.prompts import PromptAborted, Prompter
-    from replay.answers import resolve_answers
+    from replay.resume.answers import resolve_answers
 
     prompter = Prompter(ctx.err, ctx.ask)
     by_id = {str(d.get("id")): d for d in paused.interrupts}
@@ -341,12 +341,18 @@ def _send(
     paused: Any,
 ) -> ExitCode:
     from cli.timeline import Timeline
-    from replay.client import AtomicFile, display_url, record_paths, stream_post, write_atomic
-    from replay.events import RecordedEvent, decode_events
-    from replay.problems import Problem, Severity
-    from replay.recording import Exchange
-    from replay.sse import SseDecoder, SseMessage
-    from replay.transcript import RunTranscript, TranscriptBuilder
+    from replay.resume.client import (
+        AtomicFile,
+        display_url,
+        record_paths,
+        stream_post,
+        write_atomic,
+    )
+    from replay.runs.transcript import RunTranscript, TranscriptBuilder
+    from replay.wire.events import RecordedEvent, decode_events
+    from replay.wire.problems import Problem, Severity
+    from replay.wire.recording import Exchange
+    from replay.wire.sse import SseDecoder, SseMessage
 
     url = display_url(options.url)
     count = len(body["resume"])
@@ -426,7 +432,7 @@ def _outcome(
     body: Mapping[str, Any],
     recorded: Path | None,
 ) -> ExitCode:
-    from replay.transcript import Outcome
+    from replay.runs.transcript import Outcome
 
     def say(text: str) -> None:
         ctx.err.print(f"agui: {text}", markup=False, highlight=False, soft_wrap=True)
@@ -471,7 +477,7 @@ def _outcome(
 
 
 def _next_command(options: ResumeOptions, run: Any, recorded: Path | None) -> str:
-    from replay.client import display_url
+    from replay.resume.client import display_url
 
     parts = ["agui", "resume"]
     if recorded is not None:

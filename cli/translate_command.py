@@ -17,8 +17,8 @@ from typing import IO, Any
 import typer
 
 from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
-from replay.problems import Problem
-from replay.recording import (
+from replay.wire.problems import Problem
+from replay.wire.recording import (
     STDIN,
     STDIN_LABEL,
     load_request,
@@ -72,7 +72,7 @@ def translate(
     under --check, 2 cannot run.
     """
     with handled_errors():
-        from replay.descriptors import load_tools
+        from replay.interrupts.descriptors import load_tools
 
         if in_place and output is not None:
             raise fail("--in-place and --output cannot be used together")
@@ -123,8 +123,8 @@ def _translate_one(
     as_json: bool,
     notices_to: IO[str],
 ) -> bool:
-    from replay.errors import UnreadableInput
-    from replay.translation import Translator, translate_stream
+    from replay.translate.translation import Translator, translate_stream
+    from replay.wire.errors import UnreadableInput
 
     request: dict[str, Any] | None = None
     if request_file is not None:
@@ -143,7 +143,7 @@ def _translate_one(
         source = STDIN_LABEL if name == STDIN else name
         pieces = None
         if name != STDIN and Path(name).is_file():
-            from replay.translate_pieces import translate_file
+            from replay.large.translate_pieces import translate_file
 
             pieces = translate_file(source, name, translator)  # large files, in pieces
         if pieces is None:
@@ -171,7 +171,7 @@ def _translate_one(
 
 
 def _tool_map(tools: list[dict[str, Any]] | None) -> Any:
-    from replay.descriptors import tool_map
+    from replay.interrupts.descriptors import tool_map
 
     return tool_map(tools)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from replay.answers import (
+from replay.resume.answers import (
     Action,
     AnswerOptions,
     answers_file_specs,
@@ -16,7 +16,7 @@ from replay.answers import (
     resolve_target,
     specs_from_options,
 )
-from replay.errors import InvalidRequest
+from replay.wire.errors import InvalidRequest
 
 BINDING = "tanstack:interruptBinding"
 

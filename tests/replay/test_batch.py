@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from replay.batch import (
+from replay.interrupts.batch import (
     InterruptKind,
     kind_of,
     missing_parent_errors,

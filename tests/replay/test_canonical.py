@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from replay.canonical import (
+from replay.wire.canonical import (
     CanonicalJsonError,
     canonical_json,
     canonical_resolutions,

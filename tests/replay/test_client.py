@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.client import (
+from replay.resume.client import (
     HttpRequest,
     curl_command,
     display_url,
@@ -16,7 +16,7 @@ from replay.client import (
     stream_post,
     write_atomic,
 )
-from replay.errors import InvalidRequest, TransportFailure
+from replay.wire.errors import InvalidRequest, TransportFailure
 from tests.resume_http import Route, free_port, scripted_server
 
 SSE = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'
@@ -118,7 +118,7 @@ def test_curl_masks_user_header_values() -> None:
 
 
 def test_record_paths_pair_with_the_recording_reader(tmp_path: Path) -> None:
-    from replay.recording import sidecar_request_path
+    from replay.wire.recording import sidecar_request_path
 
     sse, request = record_paths(tmp_path / "out.sse")
     write_atomic(sse, SSE)

@@ -9,18 +9,18 @@ from typing import Any
 
 import pytest
 
-from replay.answers import AnswerOptions, resolve_answers, specs_from_options
-from replay.batch import CONTINUATION_KEY, validate_batch
-from replay.continuation import (
+from replay.interrupts.batch import CONTINUATION_KEY, validate_batch
+from replay.resume.answers import AnswerOptions, resolve_answers, specs_from_options
+from replay.resume.continuation import (
     build_resume,
     continuation_body,
     generic_continuation,
     new_run_id,
 )
-from replay.errors import InvalidRequest
-from replay.hand_built_run import hand_built_items, hand_built_run
-from replay.paused_run import PausedRun, choose_run, paused_run_from, read_runs
-from replay.recording import open_recordings
+from replay.resume.hand_built_run import hand_built_items, hand_built_run
+from replay.resume.paused_run import PausedRun, choose_run, paused_run_from, read_runs
+from replay.wire.errors import InvalidRequest
+from replay.wire.recording import open_recordings
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
 PLAN_OK = '{"approved":true,"note":"Looks good"}'

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from replay.canonical import digest
-from replay.descriptors import (
+from replay.interrupts.descriptors import (
     InvalidTools,
     SchemaSource,
     ToolSchema,
@@ -20,7 +19,8 @@ from replay.descriptors import (
     parse_tools,
     to_draft07,
 )
-from replay.sse import decode_bytes
+from replay.wire.canonical import digest
+from replay.wire.sse import decode_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"

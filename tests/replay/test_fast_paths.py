@@ -11,12 +11,12 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from replay.events import EndOfStream, RecordedEvent, decode_events
-from replay.normalize import compact_json, compact_lines
-from replay.problems import Location, Problem
-from replay.recording import Exchange
-from replay.sse import decode_chunks
-from replay.transcript import RunTranscript, TranscriptBuilder
+from replay.runs.normalize import compact_json, compact_lines
+from replay.runs.transcript import RunTranscript, TranscriptBuilder
+from replay.wire.events import EndOfStream, RecordedEvent, decode_events
+from replay.wire.problems import Location, Problem
+from replay.wire.recording import Exchange
+from replay.wire.sse import decode_chunks
 
 
 def test_ndjson_lines_reuse_only_compact_recorded_text() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.pacing import FAST, REAL, Pace, Pacer
+from replay.serve.pacing import FAST, REAL, Pace, Pacer
 
 
 @pytest.mark.parametrize(

@@ -22,15 +22,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import replay.piece_reader
-import replay.work_sharing
+import replay.large.piece_reader
+import replay.large.work_sharing
 from cli.app import app
-from replay.events import EndOfStream, RecordedEvent, decode_events
-from replay.piece_reader import decode_file
-from replay.pieces import DeltaRun, piece_bounds, summarize
-from replay.problems import Problem
-from replay.sse import decode_chunks
-from replay.work_sharing import Helper
+from replay.large.piece_reader import decode_file
+from replay.large.pieces import DeltaRun, piece_bounds, summarize
+from replay.large.work_sharing import Helper
+from replay.wire.events import EndOfStream, RecordedEvent, decode_events
+from replay.wire.problems import Problem
+from replay.wire.sse import decode_chunks
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
 LEGACY = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
@@ -106,13 +106,13 @@ def _pieces(path: Path, *, fold_deltas: bool) -> list[Any]:
 @pytest.fixture
 def tiny_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pieces of about 300 bytes: every test file is cut into many."""
-    monkeypatch.setattr(replay.piece_reader, "PIECE_SIZE", 300)
+    monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 300)
 
 
 @pytest.fixture
 def with_helper(monkeypatch: pytest.MonkeyPatch, tiny_pieces: None) -> None:
     """The helper process for any file size."""
-    monkeypatch.setattr(replay.piece_reader, "HELPER_MIN_SIZE", 0)
+    monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
 
 
 def _recordings() -> list[Path]:
@@ -147,7 +147,7 @@ def test_a_failing_helper_only_means_doing_the_work_here(
     path = tmp_path / "all.sse"
     path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) * 2)
     reference = _reference(path)
-    original = replay.work_sharing._serve
+    original = replay.large.work_sharing._serve
     served: list[str] = []
 
     def failing(work: Any, commands: int, results: int) -> None:
@@ -169,7 +169,7 @@ def test_a_failing_helper_only_means_doing_the_work_here(
         return received
 
     receive = Helper.receive
-    monkeypatch.setattr(replay.work_sharing, "_serve", failing)
+    monkeypatch.setattr(replay.large.work_sharing, "_serve", failing)
     monkeypatch.setattr(Helper, "receive", counting_receive)
     assert _expanded(_pieces(path, fold_deltas=True)) == reference
     # One answer (or none), then the helper is dropped: what it had was done here.
@@ -190,14 +190,14 @@ def test_any_mix_of_frames_in_any_pieces_decodes_as_one_stream(
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "mix.sse"
         path.write_bytes(data)
-        original = replay.piece_reader.PIECE_SIZE
-        replay.piece_reader.PIECE_SIZE = piece_size
+        original = replay.large.piece_reader.PIECE_SIZE
+        replay.large.piece_reader.PIECE_SIZE = piece_size
         try:
             reference = _reference(path)
             assert _expanded(_pieces(path, fold_deltas=True)) == reference
             assert _expanded(_pieces(path, fold_deltas=False)) == reference
         finally:
-            replay.piece_reader.PIECE_SIZE = original
+            replay.large.piece_reader.PIECE_SIZE = original
 
 
 def _reader(data: bytes) -> Any:
@@ -272,7 +272,7 @@ def test_replay_json_and_check_are_the_same_with_and_without_pieces(
     results = []
     for by_pieces in (True, False):
         if not by_pieces:
-            monkeypatch.setattr(replay.piece_reader, "decode_file", _as_one_stream)
+            monkeypatch.setattr(replay.large.piece_reader, "decode_file", _as_one_stream)
         for args in (["--check", "--json"], ["--check"], ["--format", "sarif"], []):
             result = runner.invoke(app, ["replay", *args, str(path)])
             results.append((by_pieces, args, result.exit_code, result.stdout, result.stderr))

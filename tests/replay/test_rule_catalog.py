@@ -6,8 +6,8 @@ import ast
 import re
 from pathlib import Path
 
-from replay.problems import Severity
-from replay.rules import RULES, RULES_BY_ID, finding, is_failure
+from replay.runs.rules import RULES, RULES_BY_ID, finding, is_failure
+from replay.wire.problems import Severity
 
 REPLAY = Path(__file__).resolve().parents[2] / "replay"
 SEVERITY_NAMES = {member.name: member for member in Severity}
@@ -16,7 +16,7 @@ SEVERITY_NAMES = {member.name: member for member in Severity}
 def literal_problems() -> list[tuple[str, str, Severity | None]]:
     """(file, rule id, severity) for each `Problem("rule", Severity.X, ...)` in replay/."""
     found: list[tuple[str, str, Severity | None]] = []
-    for path in sorted(REPLAY.glob("*.py")):
+    for path in sorted(REPLAY.rglob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Problem"):
@@ -43,19 +43,19 @@ def test_every_literal_problem_is_in_the_catalog_with_its_severity() -> None:
     problems = literal_problems()
     assert len(problems) > 15  # the decoder and the transcript builder are covered
     for source, rule_id, severity in problems:
-        assert rule_id in RULES_BY_ID, f"{source}: {rule_id} is not in replay/rules.py"
+        assert rule_id in RULES_BY_ID, f"{source}: {rule_id} is not in replay/runs/rules.py"
         if severity is not None:
             assert RULES_BY_ID[rule_id].severity is severity, f"{source}: {rule_id}"
 
 
 def test_every_finding_call_names_a_catalog_rule() -> None:
-    for path in sorted(REPLAY.glob("*.py")):
+    for path in sorted(REPLAY.rglob("*.py")):
         for rule_id in re.findall(r'finding\(\s*"([a-z-]+)"', path.read_text("utf-8")):
             assert rule_id in RULES_BY_ID, f"{path.name}: {rule_id}"
 
 
 def test_every_batch_error_code_has_a_resume_rule() -> None:
-    text = (REPLAY / "batch.py").read_text("utf-8")
+    text = (REPLAY / "interrupts" / "batch.py").read_text("utf-8")
     codes = set(re.findall(r'"(?:item|batch)",\s*"([a-z-]+)"', text))
     codes |= set(re.findall(r'item\(\s*"([a-z-]+)"', text))
     assert {"conflict", "unknown-interrupt", "invalid-payload", "expired"} <= codes

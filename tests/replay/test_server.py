@@ -13,14 +13,14 @@ from typing import Any
 import httpx
 import pytest
 
-from replay.chat_params import INVALID_BODY_TEXT, InvalidBody, check_request_body
-from replay.errors import AguiError, UnreadableInput
-from replay.request_log import JsonLinesLog, RequestLog, Result
-from replay.run_ids import RunIds, rewrite_event
-from replay.serve_options import FAST, LineEnding, Pace, ServeOptions
-from replay.served_runs import load_recording
-from replay.server import ReplayServer, parse_address
-from replay.service import ReplayService
+from replay.interrupts.chat_params import INVALID_BODY_TEXT, InvalidBody, check_request_body
+from replay.serve.request_log import JsonLinesLog, RequestLog, Result
+from replay.serve.run_ids import RunIds, rewrite_event
+from replay.serve.serve_options import FAST, LineEnding, Pace, ServeOptions
+from replay.serve.served_runs import load_recording
+from replay.serve.server import ReplayServer, parse_address
+from replay.serve.service import ReplayService
+from replay.wire.errors import AguiError, UnreadableInput
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 NATIVE = FIXTURES / "recordings" / "native"

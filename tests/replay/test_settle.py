@@ -17,16 +17,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import replay.piece_reader
+import replay.large.piece_reader
 from cli.app import app
-from replay.check_loop import CheckLoop, Settled
-from replay.checks import Checker, RunEntry
-from replay.events import decode_events
-from replay.pieces import PieceFrames, summarize
-from replay.settle import settle
-from replay.sse import decode_chunks
-from replay.terminal_blocks import TerminalBlock
-from replay.transcript import Outcome
+from replay.large.pieces import PieceFrames, summarize
+from replay.large.settle import settle
+from replay.runs.check_loop import CheckLoop, Settled
+from replay.runs.checks import Checker, RunEntry
+from replay.runs.terminal_blocks import TerminalBlock
+from replay.runs.transcript import Outcome
+from replay.wire.events import decode_events
+from replay.wire.sse import decode_chunks
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
 MISTAKES = (
@@ -55,8 +55,8 @@ def _recording(path: Path) -> Path:
 @pytest.fixture
 def many_pieces(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Pieces of about 6 kB, the helper on any file; counts what the loop did."""
-    monkeypatch.setattr(replay.piece_reader, "PIECE_SIZE", 6000)
-    monkeypatch.setattr(replay.piece_reader, "HELPER_MIN_SIZE", 0)
+    monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 6000)
+    monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
     counts = {"stretches": 0, "adopted": 0}
     settle_original = CheckLoop.settle
     adopt_original = Checker.adopt
@@ -97,7 +97,7 @@ def test_adopted_stretches_print_exactly_what_reading_it_whole_prints(
     with_pieces = _outputs(path)
     assert many_pieces["stretches"] > 5
     assert many_pieces["adopted"] > 5
-    monkeypatch.setattr(replay.piece_reader, "decode_file", _as_one_stream)
+    monkeypatch.setattr(replay.large.piece_reader, "decode_file", _as_one_stream)
     assert with_pieces == _outputs(path)
     assert with_pieces[0][0] == 1
     assert "ghost" in with_pieces[0][2]
@@ -193,7 +193,7 @@ class _Collect:
 
 
 def test_adopting_a_stretch_counts_its_runs_and_remembers_them() -> None:
-    from replay.transcript import TranscriptBuilder
+    from replay.runs.transcript import TranscriptBuilder
 
     sink = _Collect()
     builder = TranscriptBuilder()

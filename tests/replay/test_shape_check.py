@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import SchemaValidator, ValidationError
 
-import replay.shape_check as shape_check
-from replay.events import EVENT_ADAPTER, validate_batch
-from replay.shape_check import all_valid
+import replay.large.shape_check as shape_check
+from replay.large.shape_check import all_valid
+from replay.wire.events import EVENT_ADAPTER, validate_batch
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
 MAX_SAFE = 9007199254740991

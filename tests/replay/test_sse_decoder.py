@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.events import EndOfStream, RawEvent, decode_events, parse_messages
-from replay.problems import Problem
-from replay.sse import FrameKind, SseDecoder, SseMessage, decode_bytes, decode_chunks
+from replay.wire.events import EndOfStream, RawEvent, decode_events, parse_messages
+from replay.wire.problems import Problem
+from replay.wire.sse import FrameKind, SseDecoder, SseMessage, decode_bytes, decode_chunks
 
 
 def datas(stream: bytes) -> list[str]:

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import replay.translate_pieces
-import replay.work_sharing
+import replay.large.translate_pieces
+import replay.large.work_sharing
 from cli.app import app
-from replay.translate_pieces import layout, translate_file
-from replay.translation import Translator
+from replay.large.translate_pieces import layout, translate_file
+from replay.translate.translation import Translator
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "recordings"
 LEGACY = sorted((FIXTURES / "legacy").glob("*.sse"))
@@ -56,8 +56,8 @@ OPEN_THINKING = b"".join(
 @pytest.fixture
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every file in pieces of about 400 bytes, the helper on any size."""
-    monkeypatch.setattr(replay.translate_pieces, "MIN_SIZE", 0)
-    monkeypatch.setattr(replay.translate_pieces, "PIECE_SIZE", 400)
+    monkeypatch.setattr(replay.large.translate_pieces, "MIN_SIZE", 0)
+    monkeypatch.setattr(replay.large.translate_pieces, "PIECE_SIZE", 400)
 
 
 def _translate(path: Path, *args: str) -> tuple[int, bytes, str, str]:
@@ -70,7 +70,7 @@ def _translate(path: Path, *args: str) -> tuple[int, bytes, str, str]:
 def _both_ways(path: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> None:
     in_pieces = _translate(path, *args)
     with monkeypatch.context() as patch:
-        patch.setattr(replay.translate_pieces, "translate_file", lambda *a, **k: None)
+        patch.setattr(replay.large.translate_pieces, "translate_file", lambda *a, **k: None)
         whole = _translate(path, *args)
     assert in_pieces == whole
 
@@ -106,14 +106,14 @@ def test_an_open_reasoning_block_at_a_cut_is_translated_again_in_turn(
     path = tmp_path / "thinking.sse"
     path.write_bytes(OPEN_THINKING * 4)
     redone: list[int] = []
-    original = replay.translate_pieces.translate_piece
+    original = replay.large.translate_pieces.translate_piece
 
     def counting(source: str, piece: bytes, start: Any, pattern: Any, reasoning: Any) -> Any:
         if reasoning != (None, None):
             redone.append(start.index)
         return original(source, piece, start, pattern, reasoning)
 
-    monkeypatch.setattr(replay.translate_pieces, "translate_piece", counting)
+    monkeypatch.setattr(replay.large.translate_pieces, "translate_piece", counting)
     _both_ways(path, monkeypatch)
     assert redone  # a piece started inside the open block and was done again
 
@@ -123,7 +123,7 @@ def test_a_dying_helper_changes_nothing(
 ) -> None:
     path = tmp_path / "legacy.sse"
     path.write_bytes(b"".join(p.read_bytes() for p in LEGACY) * 2)
-    monkeypatch.setattr(replay.work_sharing, "_serve", lambda *a: os._exit(3))
+    monkeypatch.setattr(replay.large.work_sharing, "_serve", lambda *a: os._exit(3))
     _both_ways(path, monkeypatch)
 
 
@@ -176,16 +176,16 @@ def test_any_mix_translates_the_same_in_pieces(
 ) -> None:
     path = tmp_path_factory.mktemp("mix") / "mix.sse"
     path.write_bytes(b"".join(_frame(event) for event in events))
-    saved = replay.translate_pieces.MIN_SIZE, replay.translate_pieces.PIECE_SIZE
-    replay.translate_pieces.MIN_SIZE, replay.translate_pieces.PIECE_SIZE = 0, piece_size
+    saved = replay.large.translate_pieces.MIN_SIZE, replay.large.translate_pieces.PIECE_SIZE
+    replay.large.translate_pieces.MIN_SIZE, replay.large.translate_pieces.PIECE_SIZE = 0, piece_size
     try:
         in_pieces = _translate(path)
-        original = replay.translate_pieces.translate_file
-        replay.translate_pieces.translate_file = lambda *a, **k: None  # type: ignore[assignment]
+        original = replay.large.translate_pieces.translate_file
+        replay.large.translate_pieces.translate_file = lambda *a, **k: None  # type: ignore[assignment]
         try:
             whole = _translate(path)
         finally:
-            replay.translate_pieces.translate_file = original
+            replay.large.translate_pieces.translate_file = original
     finally:
-        replay.translate_pieces.MIN_SIZE, replay.translate_pieces.PIECE_SIZE = saved
+        replay.large.translate_pieces.MIN_SIZE, replay.large.translate_pieces.PIECE_SIZE = saved
     assert in_pieces == whole

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.events import EndOfStream, RawEvent, RecordedEvent, decode_events, parse_messages
-from replay.legacy import legacy_name
-from replay.problems import Problem, Severity
-from replay.recording import load_request, sidecar_request_path
-from replay.sse import decode_bytes
-from replay.translation import NOTICE_RULES, translate_items, translate_stream
+from replay.translate.translation import NOTICE_RULES, translate_items, translate_stream
+from replay.wire.events import EndOfStream, RawEvent, RecordedEvent, decode_events, parse_messages
+from replay.wire.legacy import legacy_name
+from replay.wire.problems import Problem, Severity
+from replay.wire.recording import load_request, sidecar_request_path
+from replay.wire.sse import decode_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "legacy"
