@@ -92,7 +92,8 @@ def run_replay(
     now: Callable[[], Any] | None = None,
 ) -> ExitCode:
     """Do the whole job; return the exit code (raises only when the job cannot be done)."""
-    from replay.large.pieces import DeltaRun
+    from replay.large.read import read_events
+    from replay.large.settle import Settled, adopt, feed
     from replay.runs.check_loop import CheckLoop
     from replay.runs.checks import Checker
     from replay.runs.normalize import Normalizer, compact_json, ndjson
@@ -106,7 +107,8 @@ def run_replay(
     )
     from replay.runs.rules import effective_severity, is_failure
     from replay.runs.transcript import RunTranscript, TranscriptBuilder
-    from replay.wire.events import EndOfStream, RecordedEvent, decode_events
+    from replay.wire.delta_run import DeltaRun
+    from replay.wire.events import EndOfStream, RecordedEvent
     from replay.wire.problems import Problem, Severity
     from replay.wire.recording import open_recording
 
@@ -216,7 +218,7 @@ def run_replay(
                     timeline.source(exchange.source, exchange.request)
                 transform = translate(exchange.request) if translate is not None else None
                 items = iter(
-                    decode_events(
+                    read_events(
                         exchange.source, exchange.messages, transform, fold_deltas=plain_events
                     )
                 )
@@ -225,11 +227,13 @@ def run_replay(
                     # Nothing to show, pace or rewrite per event: the check loop.
                     for item in items:
                         checker.observe(item)
-                        loop.add(item)
+                        if type(item) is Settled:
+                            adopt(loop, item)
+                        else:
+                            loop.add(item)
                         if not isinstance(item, Problem | EndOfStream):
                             break
-                    for item in items:
-                        loop.add(item)
+                    feed(loop, items)
                     continue
                 for item in items:
                     checker.observe(item)

@@ -28,17 +28,16 @@ from replay.large.pieces import (
     Item,
     PieceFrames,
     PieceSummary,
-    Position,
     apply_summary,
     piece_bounds,
     summarize,
 )
-from replay.large.settle import Settlement, settle
+from replay.large.settle import Settled, Settlement, settle
 from replay.large.work_sharing import Helper, in_order
-from replay.runs.check_loop import Settled
 from replay.wire.events import decode_batches
 from replay.wire.problems import Location, Problem
 from replay.wire.sse import Frame, SseDecoder, SseMessage
+from replay.wire.stream_position import Position
 
 HELPER_MIN_SIZE = 8 << 20
 """Smaller files are read faster than a helper pays for itself."""

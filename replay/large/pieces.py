@@ -26,6 +26,8 @@ from pydantic_core import from_json, to_json
 
 from replay.large.delta_templates import DELTA_ID_KEYS, DeltaTemplates
 from replay.large.shape_check import all_valid
+from replay.wire.delta_run import FRAME_OVERHEAD as _FRAME_OVERHEAD
+from replay.wire.delta_run import DeltaRun
 from replay.wire.events import (
     CHECKED,
     CHECKED_COMPACT,
@@ -36,8 +38,9 @@ from replay.wire.events import (
     new_location,
     recorded_event,
 )
-from replay.wire.problems import Location, Problem
+from replay.wire.problems import Problem
 from replay.wire.sse import FrameKind, SseMessage
+from replay.wire.stream_position import Position
 
 PIECE_SIZE = 1 << 20
 """Nominal piece length: small enough to share work evenly, big enough to be cheap."""
@@ -46,65 +49,6 @@ _SEPARATOR = b"\n\ndata: "
 _EMPTY = b"\n\ndata: \n"
 _parse = partial(from_json, cache_strings="keys")
 """Keys repeat in every event; values rarely do."""
-_FRAME_OVERHEAD = len(b"data: \n\n")
-
-
-@dataclass(frozen=True, slots=True)
-class DeltaRun:
-    """Consecutive events of one text message or tool call, as one pipeline item: its
-    deltas, maybe after its start event, maybe before its end event.
-
-    Folding them is opening the stream, appending one string to it and closing it, so
-    a consumer that knows the stream's state takes all of them in one step
-    (`replay.transcript.TranscriptBuilder.add_run`); any other consumer reads
-    `events()`, exactly the events the ordinary decoder yields for them.
-    """
-
-    kind: str
-    """The family's delta type: `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`."""
-    stream_id: str
-    delta: str
-    """The events' deltas, joined."""
-    count: int
-    frames: PieceFrames
-    """The piece the events are read from; `first` is the first one's frame there."""
-    first: int
-    start: Location
-    last: Location
-    opened: bool = False
-    """The first event is the stream's start event."""
-    closed: bool = False
-    """The last event is the stream's end event."""
-
-    @property
-    def lines(self) -> bytes:
-        """The events' texts (compact JSON, UTF-8), each followed by a LF: their
-        `--json` output."""
-        return self.frames.lines(self.first, self.first + self.count)
-
-    @property
-    def deltas(self) -> int:
-        """How many of the events are deltas."""
-        return self.count - self.opened - self.closed
-
-    def start_data(self) -> dict[str, Any]:
-        """The start event's object (when `opened`)."""
-        data = from_json(self.frames.text(self.first))
-        assert isinstance(data, dict)
-        return data
-
-    def events(self) -> list[RecordedEvent]:
-        """The events of the run, each located, with its text and data."""
-        source = self.start.source
-        line, offset, index = self.start.line, self.start.offset, self.start.index
-        out: list[RecordedEvent] = []
-        for raw in self.lines.split(b"\n")[:-1]:
-            end = offset + len(raw) + _FRAME_OVERHEAD
-            text = raw.decode()
-            frame = (text, line, offset, end, None)
-            out.append(recorded_event(source, frame, index, from_json(raw), CHECKED_COMPACT))
-            line, offset, index = line + 2, end, index + 1
-        return out
 
 
 Run = tuple[int, int, str, str, str, bool, bool]
@@ -138,17 +82,6 @@ class PieceSummary:
             and all(first + length <= count for first, length, *_ in self.runs)
             and all(at < count for at in self.irregular)
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """Where a piece starts: its byte offset, line, SSE message index and last event id."""
-
-    offset: int = 0
-    line: int = 0
-    """Lines before the piece (its first line is `line + 1`)."""
-    index: int = 0
-    last_id: str | None = None
 
 
 def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> list[int]:

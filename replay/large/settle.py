@@ -2,11 +2,11 @@
 
 The reader of a large file spends most of its time folding events into runs and
 checking each run, one after the other. A helper process that has summarised a piece
-(`replay.pieces`) runs the same loop (`replay.check_loop.CheckLoop`) over it from a
-clean state: no run open or held, nothing remembered. Its results hold for the reader
-as long as the reader is in that state too when it reaches the piece, and does not
-know any run the helper looked for and missed; the reader checks both
-(`CheckLoop.settle`) and otherwise feeds the items as usual.
+(`replay.large.pieces`) runs the same loop (`replay.runs.check_loop.CheckLoop`) over it
+from a clean state: no run open or held, nothing remembered. Its results hold for the
+reader as long as the reader is in that state too when it reaches the piece, and does
+not know any run the helper looked for and missed; the reader checks both (`adopt`)
+and otherwise feeds the items as usual.
 
 Only a stretch from one clean `RUN_STARTED` to (just before) the last one is settled:
 the run after it may continue in the next piece. Only pieces whose every frame is a
@@ -17,16 +17,19 @@ texts.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from replay.large.pieces import DeltaRun, PieceFrames, PieceSummary, Position, apply_summary
+from replay.large.pieces import PieceFrames, PieceSummary, apply_summary
 from replay.runs.check_loop import CheckLoop
 from replay.runs.checks import Checker, RunEntry
 from replay.runs.transcript import TranscriptBuilder
+from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent
 from replay.wire.problems import Problem
 from replay.wire.recording import Exchange
+from replay.wire.stream_position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,62 @@ class Settlement:
     entries: tuple[tuple[str, RunEntry], ...]
     misses: frozenset[str]
     runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A stretch of a piece already folded and checked by a helper process.
+
+    It starts at a `RUN_STARTED` met with no run open and ends just before another;
+    the helper started from a clean state (no run open or held, an empty run index).
+    """
+
+    lines: bytes
+    """The stretch's output: each event's text and a LF (UTF-8)."""
+    findings: tuple[tuple[Problem, int], ...]
+    """What the loop reported, in order, each with the length of `lines` written
+    before it."""
+    entries: tuple[tuple[str, RunEntry], ...]
+    """What the checker remembered, in order, under which run ids."""
+    misses: frozenset[str]
+    """Run ids the checker looked up and did not find: the answer only holds if the
+    reader does not know them either."""
+    runs: int
+    """Runs the builder finished in the stretch."""
+    items: Callable[[], Iterable[Any]]
+    """The stretch's pipeline items, for a reader that cannot adopt it."""
+
+
+def feed(loop: CheckLoop, items: Iterable[Any]) -> None:
+    """Feed a check loop the reader's items: settled stretches adopted, the rest added."""
+    add = loop.add
+    for item in items:
+        if type(item) is Settled:
+            adopt(loop, item)
+        else:
+            add(item)
+
+
+def adopt(loop: CheckLoop, stretch: Settled) -> None:
+    """A stretch settled elsewhere: adopt its results, or feed its items to `loop`."""
+    builder, checker, sink = loop.builder, loop.checker, loop.sink
+    # Its first event is a RUN_STARTED, which releases a held run first.
+    loop.report(builder.release())
+    if builder.can_adopt and not checker.knows_any(stretch.misses):
+        lines = stretch.lines
+        written = 0
+        for problem, at in stretch.findings:
+            if at > written:
+                sink.line(lines[written:at])
+                written = at
+            sink.problem(problem)
+        if written < len(lines):
+            sink.line(lines[written:])
+        checker.adopt(stretch.entries)
+        builder.adopt(stretch.runs)
+        return
+    for item in stretch.items():
+        loop.add(item)
 
 
 class _NotingIndex(OrderedDict[str, RunEntry]):

@@ -26,7 +26,6 @@ from replay.large.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED
 from replay.large.pieces import (
     PIECE_SIZE,
     RUN_STARTED_FRAME,
-    Position,
     ReadAt,
     cut_at_marker,
     one_line_frames,
@@ -34,6 +33,7 @@ from replay.large.pieces import (
 from replay.large.work_sharing import Helper, in_order
 from replay.translate.translation import Translator, translate_stream
 from replay.wire.problems import Problem
+from replay.wire.stream_position import Position
 
 MIN_SIZE = HELPER_MIN_SIZE
 """Smaller files are translated faster than a helper pays for itself."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from replay.large.pieces import DeltaRun
+from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent, known_compact
 
 RUN_ID_KEYS = frozenset({"runId", "parentRunId", "interruptedRunId"})

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from replay.large.pieces import DeltaRun
+from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent
 from replay.wire.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.wire.problems import Location, Problem, Severity

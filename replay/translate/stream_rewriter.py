@@ -11,10 +11,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from replay.large.pieces import Position
 from replay.wire.events import Decoded, EndOfStream, RawEvent, parse_frames
 from replay.wire.problems import Problem
 from replay.wire.sse import Frame, FrameKind, SseDecoder, SseMessage
+from replay.wire.stream_position import Position
 
 _START = Position()
 

@@ -26,7 +26,6 @@ from replay.interrupts.descriptors import (
     client_tool_descriptor,
     tool_map,
 )
-from replay.large.pieces import Position
 from replay.translate.stream_rewriter import rewrite_stream
 from replay.wire.events import Decoded, EndOfStream, RawEvent
 from replay.wire.legacy import (
@@ -37,6 +36,7 @@ from replay.wire.legacy import (
 )
 from replay.wire.problems import Location, Problem, Severity
 from replay.wire.retired_shapes import ReasoningRenamer, null_fields, without_nulls
+from replay.wire.stream_position import Position
 
 TRANSLATED = "translated"
 """A legacy or retired shape was rewritten into its native form."""

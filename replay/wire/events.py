@@ -251,23 +251,13 @@ def decode_events(
     source: str,
     messages: Iterable[SseMessage],
     transform: Transform | None = None,
-    *,
-    fold_deltas: bool = False,
 ) -> Iterator[Any]:
     """The whole pipeline for one stream: JSON, optional raw transform, validation.
 
-    Yields `RecordedEvent`s, `EndOfStream`s and `Problem`s in stream order. A recording
-    file (an `SseStream` with a `path`) is read in pieces (`replay.piece_reader`), with a
-    helper process when it is large. With `fold_deltas` (for a consumer that folds and
-    checks only: `replay.check_loop.CheckLoop`), a stretch of one text message's or tool
-    call's events may come as one `replay.pieces.DeltaRun`, and a stretch of runs the
-    helper already folded and checked as one `replay.check_loop.Settled`.
+    Yields `RecordedEvent`s, `EndOfStream`s and `Problem`s in stream order. A reader
+    that may take a recording file in pieces instead (`replay.large.read.read_events`)
+    sits above this decoder and yields the same items.
     """
-    if transform is None and isinstance(messages, SseStream) and messages.path is not None:
-        from replay.large.piece_reader import decode_file
-
-        yield from decode_file(source, messages.path, fold_deltas=fold_deltas)
-        return
     if transform is None and isinstance(messages, SseStream):
         yield from decode_batches(source, messages.batches())
         return

@@ -23,11 +23,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import replay.large.piece_reader
+import replay.large.read
 import replay.large.work_sharing
 from cli.app import app
 from replay.large.piece_reader import decode_file
-from replay.large.pieces import DeltaRun, piece_bounds, summarize
+from replay.large.pieces import piece_bounds, summarize
 from replay.large.work_sharing import Helper
+from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent, decode_events
 from replay.wire.problems import Problem
 from replay.wire.sse import decode_chunks
@@ -272,7 +274,7 @@ def test_replay_json_and_check_are_the_same_with_and_without_pieces(
     results = []
     for by_pieces in (True, False):
         if not by_pieces:
-            monkeypatch.setattr(replay.large.piece_reader, "decode_file", _as_one_stream)
+            monkeypatch.setattr(replay.large.read, "decode_file", _as_one_stream)
         for args in (["--check", "--json"], ["--check"], ["--format", "sarif"], []):
             result = runner.invoke(app, ["replay", *args, str(path)])
             results.append((by_pieces, args, result.exit_code, result.stdout, result.stderr))

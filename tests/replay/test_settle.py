@@ -2,7 +2,7 @@
 
 A helper process settles stretches of a large file's pieces (`replay.settle`) from a
 clean state; the reader adopts a stretch only when that state is its own and it knows
-no run the helper looked for in vain (`replay.check_loop.CheckLoop.settle`). These
+no run the helper looked for in vain (`replay.large.settle.adopt`). These
 tests make many pieces of real recordings mixed with lifecycle mistakes, and check that
 `agui replay` prints the same bytes and exits the same way whether stretches are
 adopted, refused, or never made, and that adoption really happens.
@@ -18,10 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 import replay.large.piece_reader
+import replay.large.read
+import replay.large.settle
 from cli.app import app
 from replay.large.pieces import PieceFrames, summarize
-from replay.large.settle import settle
-from replay.runs.check_loop import CheckLoop, Settled
+from replay.large.settle import Settled, adopt, settle
+from replay.runs.check_loop import CheckLoop
 from replay.runs.checks import Checker, RunEntry
 from replay.runs.terminal_blocks import TerminalBlock
 from replay.runs.transcript import Outcome
@@ -58,18 +60,18 @@ def many_pieces(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 6000)
     monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
     counts = {"stretches": 0, "adopted": 0}
-    settle_original = CheckLoop.settle
-    adopt_original = Checker.adopt
+    adopt_original = replay.large.settle.adopt
+    adopt_entries = Checker.adopt
 
-    def counting_settle(self: CheckLoop, stretch: Settled) -> None:
+    def counting_adopt_stretch(loop: CheckLoop, stretch: Settled) -> None:
         counts["stretches"] += 1
-        settle_original(self, stretch)
+        adopt_original(loop, stretch)
 
     def counting_adopt(self: Checker, entries: Any) -> None:
         counts["adopted"] += 1
-        adopt_original(self, entries)
+        adopt_entries(self, entries)
 
-    monkeypatch.setattr(CheckLoop, "settle", counting_settle)
+    monkeypatch.setattr(replay.large.settle, "adopt", counting_adopt_stretch)
     monkeypatch.setattr(Checker, "adopt", counting_adopt)
     return counts
 
@@ -97,7 +99,7 @@ def test_adopted_stretches_print_exactly_what_reading_it_whole_prints(
     with_pieces = _outputs(path)
     assert many_pieces["stretches"] > 5
     assert many_pieces["adopted"] > 5
-    monkeypatch.setattr(replay.large.piece_reader, "decode_file", _as_one_stream)
+    monkeypatch.setattr(replay.large.read, "decode_file", _as_one_stream)
     assert with_pieces == _outputs(path)
     assert with_pieces[0][0] == 1
     assert "ghost" in with_pieces[0][2]
@@ -201,7 +203,7 @@ def test_adopting_a_stretch_counts_its_runs_and_remembers_them() -> None:
     loop = CheckLoop(builder, checker, sink)
     entry = RunEntry("r9", "t", None, Outcome.SUCCESS, frozenset(), None)
     stretch = Settled("a\nb\n", (), (("r9", entry),), frozenset(), 2, lambda: [])
-    loop.settle(stretch)
+    adopt(loop, stretch)
     assert builder.finished_runs == 2
     assert checker.entry("r9") == entry
     assert sink.out == [("line", "a\nb\n")]
