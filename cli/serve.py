@@ -3,7 +3,7 @@
 Parses the address, loads the recording, prints the URL (and a warning when the server
 is reachable from other machines), renders one line per request on stderr, writes the
 `--log` JSON lines, and stops cleanly on Ctrl-C or SIGTERM. The server itself lives in
-`replay.server` (HTTP) and `replay.service` (answers).
+`replay.serve.server` (HTTP) and `replay.serve.service` (answers).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Jobs: what `agui replay --check`, `agui translate` and `agui resume` do, as library calls.
+"""Jobs: what `agui replay` and `agui translate` do, as library calls.
 
 Each job composes the layers below (the large-file reader included, where it pays) and
 returns results or hands them to a caller's view; the commands only parse options,

@@ -1,10 +1,10 @@
 """Read a recording file in pieces, sharing the work with a forked helper when it is large.
 
-`decode_file` goes through the file's pieces (`replay.pieces`) in order and yields the
+`decode_file` goes through the file's pieces (`replay.large.pieces`) in order and yields the
 pipeline items of each. For a large file it keeps a helper process a few pieces ahead:
 it sends the helper piece numbers, and the helper sends back each piece's summary and,
 when the reader folds and checks (`fold_deltas`), what it settled of it
-(`replay.settle`), pickled. When the answer the reader needs next is not ready, the
+(`replay.large.settle`), pickled. When the answer the reader needs next is not ready, the
 reader does the same for pieces further on (up to `OWN_AHEAD`) rather than wait, so the
 two processes share the work evenly whatever else the reader has to do (adopting
 settled stretches, writing output). A helper that dies or answers out of turn only
@@ -55,7 +55,7 @@ class Summarised:
     """None when too long to hold, or when `frames` holds it already."""
     summary: PieceSummary | None
     settlement: Settlement | None
-    """What was folded and checked ahead of the reader (`replay.settle`)."""
+    """What was folded and checked ahead of the reader (`replay.large.settle`)."""
     frames: PieceFrames | None = None
     """Its frames, when already split here."""
     here: bool = True
@@ -65,7 +65,7 @@ class Summarised:
 def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterator[Item | Settled]:
     """The pipeline items of a recording file, exactly as its decoded stream gives them.
 
-    `fold_deltas`: stretches of deltas may come as one `replay.pieces.DeltaRun` each.
+    `fold_deltas`: stretches of deltas may come as one `replay.large.pieces.DeltaRun` each.
     """
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -174,7 +174,7 @@ def _summaries(
     source: str, fd: int, bounds: list[int], helper: Helper | None, fold_deltas: bool
 ) -> Iterator[Summarised]:
     """Every piece in order with its summary: the helper's when it has it, else our own
-    (`replay.work_sharing.in_order`; a piece done here ahead of its turn is settled too)."""
+    (`replay.large.work_sharing.in_order`; a piece done here ahead of its turn is settled too)."""
     templates = DeltaTemplates()
 
     def local(number: int, ahead: bool) -> Summarised:

@@ -4,8 +4,8 @@ TanStack writes every event as one `data: {...}` line and a blank line. After a 
 line the SSE decoder's state is clean, so a file can be cut after any `\\n\\n` into
 pieces that decode on their own. Each piece is *summarised* — split into frames,
 validated, checked for compact JSON, the events of each text message or tool call
-grouped (mostly by templates, `replay.delta_templates`, without parsing them) — by
-whichever of two processes has time (`replay.piece_reader`), then *applied* here, in
+grouped (mostly by templates, `replay.large.delta_templates`, without parsing them) — by
+whichever of two processes has time (`replay.large.piece_reader`), then *applied* here, in
 file order, by the reader: the summary becomes pipeline items, a `RecordedEvent` for
 most events and one `DeltaRun` for each stretch of one stream's events.
 
@@ -60,7 +60,7 @@ deltas, opens with the start event, closes with the end event)."""
 class PieceSummary:
     """What a process found in a piece whose frames are all one `data:` line each.
 
-    Every event that is JSON of a plain type (`replay.events.PLAIN_EVENT_TYPES`) is
+    Every event that is JSON of a plain type (`replay.wire.events.PLAIN_EVENT_TYPES`) is
     valid; `irregular` lists the other frames (the reader decodes those one by one).
     """
 
@@ -90,7 +90,7 @@ def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> li
 
     Within a quarter piece of that point, a cut just before a `RUN_STARTED` frame that
     names no parent run is preferred: a piece that starts a run and a thread of its own
-    can be folded and checked ahead of the reader (`replay.settle`). Any cut after a
+    can be folded and checked ahead of the reader (`replay.large.settle`). Any cut after a
     blank line is correct; the choice only changes how much work can be shared.
     """
     bounds = [0]

@@ -1,6 +1,6 @@
 """A fast, conservative "are all these parsed objects valid AG-UI events?" check.
 
-`all_valid(datas)` answers exactly what `replay.events.validate_batch(datas)` answers.
+`all_valid(datas)` answers exactly what `replay.wire.events.validate_batch(datas)` answers.
 It groups the objects by event type and key set, and for each group runs a checker
 compiled from ag_ui.core's own pydantic core schema (never from a hand-written rule):
 a checker can only *prove* validity, over whole columns of values at once with C-level
@@ -106,7 +106,7 @@ _CACHE_LIMIT: Final = 4096
 
 
 def all_valid(datas: list[dict[str, Any]]) -> bool:
-    """Exactly `replay.events.validate_batch(datas)`: whether every object is a valid Event."""
+    """Exactly `replay.wire.events.validate_batch(datas)`: whether every object is a valid Event."""
     union = _top_union()
     if union is None or type(datas) is not list or not _plain_dicts(datas):
         return _fallback(datas)

@@ -7,7 +7,7 @@ before `RUN_STARTED` frames can be translated piece by piece — each piece with
 translator, started from the reasoning state the previous piece ended in — and the
 pieces' outputs and notices, put end to end, are exactly the whole file's.
 
-Pieces are translated by whichever of two processes has time (`replay.work_sharing`);
+Pieces are translated by whichever of two processes has time (`replay.large.work_sharing`);
 one translated ahead of its turn assumes no open reasoning block, and is translated
 again, in turn, in the rare case the previous piece ended inside one. Only files made
 entirely of one-line `data:` frames qualify (then every piece's first line and event

@@ -1,6 +1,6 @@
 """Share numbered pieces of work with a forked helper process, taking results in order.
 
-A large recording is read in pieces (`replay.piece_reader`, `replay.translate_pieces`):
+A large recording is read in pieces (`replay.large.piece_reader`, `replay.large.translate_pieces`):
 each piece's work depends only on its bytes, but results must be used in file order.
 `in_order` keeps a `Helper` a few pieces ahead — it sends it piece numbers and the
 helper sends back each `work(number)`, pickled — and whenever the result it needs next

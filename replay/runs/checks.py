@@ -3,7 +3,7 @@
 `Checker` sees each `RunTranscript` once, as the transcript builder hands it over. It
 checks the run's interrupt descriptors (ids, reasons, tool-call ids, `expiresAt`, the
 TanStack binding's reader rules) and, for a continuation, validates its `resume` batch
-against the interrupted run exactly as the TanStack server would (`replay.batch`). To
+against the interrupted run exactly as the TanStack server would (`replay.interrupts.batch`). To
 do that without holding every transcript it keeps one small `RunEntry` per run: ids,
 outcome, its own tool-call ids and, for a paused run, its descriptors as compressed
 JSON. The index is bounded (least recently used runs are evicted) so memory stays flat
@@ -61,7 +61,7 @@ class RunEntry:
     terminal: TerminalText | None
     """Where a paused run's terminal event is kept (its `outcome` holds the
     descriptors): its recorded JSON text, UTF-8, in a compressed block
-    (`replay.terminal_blocks`). The recorded text costs nothing to keep; serialising
+    (`replay.runs.terminal_blocks`). The recorded text costs nothing to keep; serialising
     the descriptors again for every paused run was a noticeable share of a check."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -233,7 +233,7 @@ class Checker:
         index: OrderedDict[str, RunEntry] | None = None,
     ) -> None:
         """`index`: where runs are remembered (a helper process passes one that notes
-        what is looked up; `replay.settle`)."""
+        what is looked up; `replay.large.settle`)."""
         self._now = now or (lambda: datetime.now(UTC))
         self._max_runs = max_runs
         self._index: OrderedDict[str, RunEntry] = OrderedDict() if index is None else index
@@ -315,7 +315,7 @@ class Checker:
         return any(run_id in index for run_id in run_ids)
 
     def adopt(self, entries: Iterable[tuple[str, RunEntry]]) -> None:
-        """Remember runs checked elsewhere (`replay.check_loop.Settled`), in order."""
+        """Remember runs checked elsewhere (`replay.large.settle.Settled`), in order."""
         index = self._index
         for key, entry in entries:
             index[key] = entry

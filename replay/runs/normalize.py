@@ -42,7 +42,7 @@ def compact_json(value: Any) -> str:
 
 def ndjson(items: Sequence[RecordedEvent | DeltaRun | bytes]) -> bytes:
     """`--json` output for a batch, UTF-8: each event's `compact_lines`; a `DeltaRun`'s
-    lines and a settled stretch's (`bytes`, `replay.check_loop.Settled`) are the
+    lines and a settled stretch's (`bytes`, `replay.large.settle.Settled`) are the
     recording's own text, already known to be exactly that."""
     parts: list[bytes] = []
     events: list[RecordedEvent] = []

@@ -6,7 +6,7 @@ answers, which may be thousands of runs back, so every paused run's terminal eve
 more each; compressed one by one, they cost a compression call each and shrink little
 (they are small). Kept in blocks of about 64 kB and compressed together, they shrink
 several times more (their schemas and wording repeat from run to run) for one call a
-block, and a block sent from the helper process (`replay.settle`) is that small too.
+block, and a block sent from the helper process (`replay.large.settle`) is that small too.
 """
 
 from __future__ import annotations

@@ -312,7 +312,7 @@ class TranscriptBuilder:
     @property
     def can_adopt(self) -> bool:
         """No run is open or held, and no request waits for the exchange's first run:
-        the state a `replay.check_loop.Settled` stretch was folded from."""
+        the state a `replay.large.settle.Settled` stretch was folded from."""
         return self._run is None and self._held is None and self._request is None
 
     @property

@@ -112,7 +112,7 @@ def _translation_stage(
         translation = importlib.import_module("replay.translate.translation")
     except ImportError:
         raise AguiError(
-            "--native needs the legacy translation (replay.translation), which this"
+            "--native needs the legacy translation (replay.translate.translation), which this"
             " installation lacks"
         ) from None
     stage: Callable[[Iterable[Any]], Iterable[Any]] = functools.partial(

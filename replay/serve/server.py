@@ -1,7 +1,7 @@
 """Serve a recording as a live AG-UI endpoint: the thin `http.server` edge.
 
 `agui replay --serve` and the pytest plugin build on this module. The answers come from
-`replay.service.ReplayService`; this module listens, reads bodies, writes chunked event
+`replay.serve.service.ReplayService`; this module listens, reads bodies, writes chunked event
 streams at the recorded pace, and shuts down promptly.
 """
 

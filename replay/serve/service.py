@@ -1,10 +1,10 @@
 """Answer replay requests from a recording, as a TanStack AI server would; no sockets here.
 
 A first request streams the recording's first run; a continuation (`parentRunId` +
-`resume`) is checked with the server's own rules (`replay.batch`) against the interrupts
+`resume`) is checked with the server's own rules (`replay.interrupts.batch`) against the interrupts
 of the run it names and answered with the recorded continuation, a `RUN_ERROR` exactly as
 TanStack streams it, or a short synthetic run. Every served run is rewritten to the ids
-of the request it answers (`replay.run_ids`). `ReplayService` is pure and thread-safe.
+of the request it answers (`replay.serve.run_ids`). `ReplayService` is pure and thread-safe.
 """
 
 from __future__ import annotations

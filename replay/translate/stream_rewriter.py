@@ -20,7 +20,7 @@ _START = Position()
 
 
 class ItemStage(Protocol):
-    """A stateful stage over decoded items (`replay.translation.Translator` is one)."""
+    """A stateful stage over decoded items (`replay.translate.translation.Translator` is one)."""
 
     def feed(self, item: Decoded) -> list[Decoded]:
         """What to emit in place of one item (the same object to pass it through)."""

@@ -3,14 +3,15 @@
 A raw-object stage: it runs between the JSON step and validation (legacy shapes are
 not valid AG-UI 1.0), holds at most one run's worth of state, and passes everything it
 does not translate through as the very same object. `translate_stream` does the same on
-bytes, copying every untouched byte verbatim (`replay.stream_rewriter`), for `agui translate`.
+bytes, copying every untouched byte verbatim (`replay.translate.stream_rewriter`), for
+`agui translate`.
 
 Per legacy run (protocol.md §6.4): the legacy `RUN_FINISHED` and its trailing
 `approval-requested` / `tool-input-available` events become a `MESSAGES_SNAPSHOT` and a
 `RUN_FINISHED` with `outcome: {type: "interrupt"}`, exactly as `@tanstack/ai` 0.58.0
 emits them (with `RUN_STARTED` first when the stream never started a run). AG-UI's own
 retired shapes (`THINKING_*`, whole optional fields sent as `null`) are modernised too
-(`replay.retired_shapes`).
+(`replay.wire.retired_shapes`).
 """
 
 from __future__ import annotations
@@ -687,7 +688,7 @@ def translate_items(
     tools: list[dict[str, Any]] | None = None,
     request: dict[str, Any] | None = None,
 ) -> Iterator[RawEvent | EndOfStream | Problem]:
-    """The raw-object stage for `replay.events.decode_events(transform=...)`.
+    """The raw-object stage for `replay.wire.events.decode_events(transform=...)`.
 
     Yields native events in place of legacy ones (a synthesised event carries the
     location of the legacy event it replaces and its compact JSON as `text`), passes

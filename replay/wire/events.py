@@ -65,7 +65,7 @@ class _Checked:
 
 CHECKED: Any = _Checked()
 """Put in `RecordedEvent.event` when the event is known valid: the model is built on
-first read (`replay.pieces` validated the same text, maybe in a helper process; models
+first read (`replay.large.pieces` validated the same text, maybe in a helper process; models
 cannot cross processes cheaply, and nothing on the hot path reads them)."""
 CHECKED_COMPACT: Any = _Checked()
 """`CHECKED`, and the event's text is known to be exactly `compact_json(data)`."""
@@ -357,7 +357,7 @@ def plain_events(
     """Split a batch: plain events (parsed objects and their frames), other positions.
 
     Plain means a `Frame` whose text is a JSON object of a type in `PLAIN_EVENT_TYPES`:
-    validation is all it needs. `replay.pieces` selects the same way.
+    validation is all it needs. `replay.large.pieces` selects the same way.
     """
     datas: list[dict[str, Any]] = []
     frames: list[Frame] = []

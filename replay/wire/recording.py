@@ -117,9 +117,9 @@ def open_input(name: str) -> Iterator[BinaryIO]:
 def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) -> Iterator[Exchange]:
     """Open one recording argument (`-` is stdin) and yield its exchanges in order.
 
-    `pieces`: a regular SSE file's stream names its path, so `replay.events` reads it
-    in pieces (`replay.piece_reader`: faster, with a helper process for large files;
-    results are the same either way).
+    `pieces`: a regular SSE file's stream names its path, so `replay.large.read` may read
+    it in pieces (`replay.large.piece_reader`: faster, with a helper process for large
+    files; results are the same either way).
     """
     if name == STDIN:
         stream = sys.stdin.buffer

@@ -115,7 +115,7 @@ class SseDecoder:
         """Like `feed`, but a plain one-line `data:` message comes as a cheap `Frame` tuple.
 
         That is what TanStack writes for every event; the stream layer's batch path
-        (`replay.events.decode_events`) reads the tuples without building objects.
+        (`replay.wire.events.decode_events`) reads the tuples without building objects.
         """
         if not chunk:
             return []
@@ -334,8 +334,8 @@ class SseStream:
         self._chunks: Iterable[bytes] | None = chunks
         self._messages: Iterator[SseMessage] | None = None
         self.path = path
-        """The regular file the chunks are read from, when they are: `replay.events`
-        may then read it in pieces instead (`replay.piece_reader`)."""
+        """The regular file the chunks are read from, when they are: `replay.large.read`
+        may then read it in pieces instead (`replay.large.piece_reader`)."""
 
     def batches(self) -> Iterator[list[SseMessage | Frame]]:
         """Per chunk read, the messages it completes (then the end-of-stream rest)."""

@@ -1,6 +1,6 @@
 """Reading a file in pieces gives exactly what decoding it as one stream gives.
 
-`replay.piece_reader` cuts a recording file after blank lines, summarises the pieces
+`replay.large.piece_reader` cuts a recording file after blank lines, summarises the pieces
 (in a forked helper for large files) and applies the summaries in order, folding
 stretches of deltas into `DeltaRun`s. None of that may change a single item: these
 tests decode the same bytes both ways — with tiny pieces so that every file has many,

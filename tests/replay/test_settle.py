@@ -1,6 +1,6 @@
 """Runs folded and checked ahead by the helper give exactly the reader's own results.
 
-A helper process settles stretches of a large file's pieces (`replay.settle`) from a
+A helper process settles stretches of a large file's pieces (`replay.large.settle`) from a
 clean state; the reader adopts a stretch only when that state is its own and it knows
 no run the helper looked for in vain (`replay.large.settle.adopt`). These
 tests make many pieces of real recordings mixed with lifecycle mistakes, and check that

@@ -1,6 +1,6 @@
-"""`replay.shape_check.all_valid` answers exactly what pydantic answers, and fast.
+"""`replay.large.shape_check.all_valid` answers exactly what pydantic answers, and fast.
 
-Equivalence is property-tested against `replay.events.validate_batch` on real-looking
+Equivalence is property-tested against `replay.wire.events.validate_batch` on real-looking
 events of every type (the native recordings plus one seed per remaining type), mutated
 the ways a hostile or sloppy stream would be. Separate tests pin that the fast path
 really decides the common shapes alone, and that what it cannot prove goes to pydantic.

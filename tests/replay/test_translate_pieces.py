@@ -1,6 +1,6 @@
 """Translating a file in pieces gives exactly the one-stream translation.
 
-`replay.translate_pieces` cuts a large recording before `RUN_STARTED` frames and
+`replay.large.translate_pieces` cuts a large recording before `RUN_STARTED` frames and
 translates the pieces with fresh translators, in a helper process or here, carrying
 only the open reasoning ids across. These tests translate real legacy recordings (and
 `THINKING_*` blocks left open across runs) both ways, with pieces of a few hundred
