@@ -34,8 +34,8 @@ from replay.wire.events import EndOfStream, RecordedEvent, decode_events
 from replay.wire.problems import Problem
 from replay.wire.sse import decode_chunks
 
-NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
-LEGACY = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
+NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
+LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "legacy"
 
 FRAMES = [
     b'data: {"type":"RUN_STARTED","runId":"r1","threadId":"t"}\n\n',

@@ -24,7 +24,7 @@ import replay.large.shape_check as shape_check
 from replay.large.shape_check import all_valid
 from replay.wire.events import EVENT_ADAPTER, validate_batch
 
-NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
 MAX_SAFE = 9007199254740991
 
 

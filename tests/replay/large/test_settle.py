@@ -30,7 +30,7 @@ from replay.runs.transcript import Outcome
 from replay.wire.events import decode_events
 from replay.wire.sse import decode_chunks
 
-NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
 MISTAKES = (
     b'data: {"type":"RUN_STARTED","runId":"x1","threadId":"t"}\n\n'
     b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"ghost","delta":"?"}\n\n'

@@ -22,7 +22,7 @@ from replay.interrupts.descriptors import (
 from replay.wire.canonical import digest
 from replay.wire.sse import decode_bytes
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "fixtures"
 VECTORS = {
     v["name"]: v

@@ -19,7 +19,7 @@ from replay.interrupts.batch import (
     validate_batch,
 )
 
-REFERENCE = Path(__file__).parent.parent / "fixtures" / "reference"
+REFERENCE = Path(__file__).parent.parent.parent / "fixtures" / "reference"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 

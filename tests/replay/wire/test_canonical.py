@@ -20,7 +20,7 @@ from replay.wire.canonical import (
 )
 
 VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent.parent / "fixtures" / "canonical-vectors.json").read_text("utf-8")
+    (Path(__file__).parent.parent.parent / "fixtures" / "canonical-vectors.json").read_text("utf-8")
 )["vectors"]
 JSON_VECTORS = [v for v in VECTORS if v["function"].startswith("digestInterruptJson")]
 FINGERPRINTS = [v for v in VECTORS if v["function"].startswith("canonicalizeInterruptResolutions")]

@@ -22,7 +22,7 @@ from replay.resume.paused_run import PausedRun, choose_run, paused_run_from, rea
 from replay.wire.errors import InvalidRequest
 from replay.wire.recording import open_recordings
 
-NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
 PLAN_OK = '{"approved":true,"note":"Looks good"}'
 
 # case -> the answer options that reproduce the real client's answers (see cases.py).

@@ -18,7 +18,7 @@ from replay.wire.problems import Problem, Severity
 from replay.wire.recording import load_request, sidecar_request_path
 from replay.wire.sse import decode_bytes
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "legacy"
 TOOLS: list[dict[str, Any]] = json.loads((EXAMPLES / "tools.json").read_text("utf-8"))["tools"]
 NATIVE = sorted((ROOT / "tests" / "fixtures" / "recordings" / "native").glob("*.sse"))

@@ -26,7 +26,7 @@ from cli.app import app
 from replay.large.translate_pieces import layout, translate_file
 from replay.translate.translation import Translator
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "recordings"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
 LEGACY = sorted((FIXTURES / "legacy").glob("*.sse"))
 NATIVE = sorted((FIXTURES / "native").glob("*.sse"))
 

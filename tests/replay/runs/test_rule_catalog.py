@@ -9,7 +9,7 @@ from pathlib import Path
 from replay.runs.rules import RULES, RULES_BY_ID, finding, is_failure
 from replay.wire.problems import Severity
 
-REPLAY = Path(__file__).resolve().parents[2] / "replay"
+REPLAY = Path(__file__).resolve().parents[3] / "replay"
 SEVERITY_NAMES = {member.name: member for member in Severity}
 
 

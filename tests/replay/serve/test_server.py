@@ -22,7 +22,7 @@ from replay.serve.server import ReplayServer, parse_address
 from replay.serve.service import ReplayService
 from replay.wire.errors import AguiError, UnreadableInput
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "fixtures"
 NATIVE = FIXTURES / "recordings" / "native"
 LEGACY = FIXTURES / "recordings" / "legacy"
 REFERENCE = FIXTURES / "reference"
