@@ -23,7 +23,8 @@ from typing import Any
 
 from replay.large.pieces import PieceFrames, PieceSummary, apply_summary
 from replay.runs.check_loop import CheckLoop
-from replay.runs.checks import Checker, RunEntry
+from replay.runs.checks import Checker
+from replay.runs.run_entry import RunEntry
 from replay.runs.transcript import TranscriptBuilder
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent

@@ -12,15 +12,11 @@ however long the recording is.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any, TypeGuard
-
-from pydantic_core import PydanticSerializationError, from_json, to_json
+from typing import Any
 
 from replay.interrupts.batch import (
     BINDING_KEY,
@@ -28,10 +24,11 @@ from replay.interrupts.batch import (
     parse_expires_at,
     validate_batch,
 )
+from replay.interrupts.binding import binding_problems, is_int, non_empty
 from replay.runs.rules import RULES_BY_ID, finding
+from replay.runs.run_entry import RunEntry, message_tool_calls, own_tool_calls
 from replay.runs.terminal_blocks import TerminalBlock, TerminalText
 from replay.runs.transcript import Outcome, RunTranscript
-from replay.wire.canonical import CanonicalJsonError, digest
 from replay.wire.events import EndOfStream, RecordedEvent
 from replay.wire.problems import Location, Problem
 
@@ -41,56 +38,6 @@ then get a `resume-parent-not-recorded` notice instead of a batch check)."""
 MAX_ANCESTRY = 256
 """Longest parentRunId chain followed; guards against cycles in hostile recordings."""
 
-TOOL_BINDING_HASHES = {
-    "tool-approval": ("inputSchemaHash", "approvalSchemaHash", "responseSchemaHash"),
-    "client-tool-execution": ("outputSchemaHash", "responseSchemaHash"),
-}
-GENERIC_FIRST_PARTY_FIELDS = ("definitionId", "key", "batchIndex")
-
-
-@dataclass(frozen=True, slots=True)
-class RunEntry:
-    """What later runs need to know about an earlier one."""
-
-    run_id: str
-    thread_id: str | None
-    parent_run_id: str | None
-    outcome: Outcome
-    tool_call_ids: frozenset[str]
-    """Tool calls the run itself made (streamed or in its snapshot)."""
-    terminal: TerminalText | None
-    """Where a paused run's terminal event is kept (its `outcome` holds the
-    descriptors): its recorded JSON text, UTF-8, in a compressed block
-    (`replay.runs.terminal_blocks`). The recorded text costs nothing to keep; serialising
-    the descriptors again for every paused run was a noticeable share of a check."""
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # Plain constructor arguments: a helper process sends thousands of these, and
-        # the dataclass default (state set field by field in Python) is several times
-        # slower to load.
-        return RunEntry, (
-            self.run_id,
-            self.thread_id,
-            self.parent_run_id,
-            self.outcome,
-            self.tool_call_ids,
-            self.terminal,
-        )
-
-    def descriptors(self) -> list[dict[str, Any]]:
-        """The paused run's interrupt descriptors, decoded on demand."""
-        if self.terminal is None:
-            return []
-        block, start, end = self.terminal
-        raw = block.read(start, end)
-        try:
-            value = from_json(raw)
-        except ValueError:  # lone surrogates: json.loads takes them
-            value = json.loads(raw.decode("utf-8", "surrogatepass"))
-        outcome = value.get("outcome") if isinstance(value, dict) else None
-        found = outcome.get("interrupts") if isinstance(outcome, dict) else None
-        return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
-
 
 _NO_TOOL_CALLS: frozenset[str] = frozenset()
 
@@ -99,118 +46,9 @@ def _shared(value: str | None) -> str | None:
     return None if value is None else sys.intern(value)
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _non_empty(value: Any) -> TypeGuard[str]:
-    return isinstance(value, str) and bool(value)
-
-
-def _own_tool_calls(transcript: RunTranscript) -> set[str]:
-    """Tool-call ids of a run's own tool calls, streamed or in its snapshot."""
-    ids = {call.id for call in transcript.tool_calls}
-    if transcript.snapshot:
-        ids |= _message_tool_calls(transcript.snapshot)
-    return ids
-
-
-def _message_tool_calls(messages: Iterable[Any]) -> set[str]:
-    """Tool-call ids named by assistant messages (`toolCalls[].id`) of a message list."""
-    ids: set[str] = set()
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        calls = message.get("toolCalls")
-        if isinstance(calls, list):
-            ids.update(
-                call["id"]
-                for call in calls
-                if isinstance(call, dict) and _non_empty(call.get("id"))
-            )
-    return ids
-
-
-_DIGESTS: dict[bytes, str] = {}
-_DIGEST_CACHE_SIZE = 256
-
-
-def schema_digest(schema: Any) -> str:
-    """`digest(schema)`, memoised: a long recording repeats the same few schemas.
-
-    The key is the value's JSON as pydantic-core writes it (in C; any exact text of
-    the value will do, `constants` keeps NaN/Infinity apart from null, which the digest
-    refuses); the canonical text is computed on a miss.
-    """
-    try:
-        key = to_json(schema, inf_nan_mode="constants")
-    except (ValueError, PydanticSerializationError):
-        return digest(schema)
-    found = _DIGESTS.get(key)
-    if found is None:
-        found = digest(schema)
-        if len(_DIGESTS) >= _DIGEST_CACHE_SIZE:
-            _DIGESTS.pop(next(iter(_DIGESTS)))
-        _DIGESTS[key] = found
-    return found
-
-
-def binding_problems(descriptor: Mapping[str, Any], binding: Any) -> list[str]:
-    """What breaks the reader rules of protocol.md §2.6 in one binding (empty when valid)."""
-    if not isinstance(binding, dict):
-        return ["the binding is not an object"]
-    reasons: list[str] = []
-    if "v" in binding and binding["v"] != 1:
-        reasons.append(f"`v` is {binding['v']!r}, not 1")
-    if binding.get("interruptId") != descriptor.get("id"):
-        reasons.append("`interruptId` differs from the descriptor's `id`")
-    kind = binding.get("kind")
-    if kind not in ("tool-approval", "client-tool-execution", "generic"):
-        reasons.append(f"unknown `kind` {kind!r}")
-    schema_hash = binding.get("responseSchemaHash")
-    if "responseSchemaHash" in binding and not _non_empty(schema_hash):
-        reasons.append("`responseSchemaHash` is empty or not a string")
-    elif _non_empty(schema_hash) and "responseSchema" in descriptor:
-        try:
-            if schema_digest(descriptor["responseSchema"]) != schema_hash:
-                reasons.append(
-                    "`responseSchemaHash` does not match the descriptor's responseSchema"
-                )
-        except CanonicalJsonError:
-            reasons.append("the descriptor's responseSchema is not JSON-compatible")
-    expires_at = binding.get("expiresAt")
-    if "expiresAt" in binding and (
-        not isinstance(expires_at, str) or parse_expires_at(expires_at) is None
-    ):
-        reasons.append("`expiresAt` is not a date")
-    if isinstance(kind, str) and kind in TOOL_BINDING_HASHES:
-        for field in ("toolName", "toolCallId", *TOOL_BINDING_HASHES[kind]):
-            if not _non_empty(binding.get(field)):
-                reasons.append(f"`{field}` is missing")
-        call_id = descriptor.get("toolCallId")
-        if isinstance(call_id, str) and binding.get("toolCallId") not in (None, call_id):
-            reasons.append("`toolCallId` differs from the descriptor's `toolCallId`")
-    if kind == "generic":
-        present = [field for field in GENERIC_FIRST_PARTY_FIELDS if field in binding]
-        if present and len(present) != len(GENERIC_FIRST_PARTY_FIELDS):
-            reasons.append("`definitionId`, `key` and `batchIndex` must come together")
-        elif present:
-            if not (_non_empty(binding["definitionId"]) and _non_empty(binding["key"])):
-                reasons.append("`definitionId` and `key` must be non-empty strings")
-            index = binding["batchIndex"]
-            if not _is_int(index) or index < 0:
-                reasons.append("`batchIndex` is not a non-negative integer")
-    if not _non_empty(binding.get("interruptedRunId")):
-        reasons.append("`interruptedRunId` is missing")
-    generation = binding.get("generation")
-    if not _is_int(generation) or generation < 0:
-        reasons.append("`generation` is not a non-negative integer")
-    return reasons
-
-
 def _timestamp(event: RecordedEvent | None) -> datetime | None:
     value = event.data.get("timestamp") if event is not None else None
-    if not _is_int(value) or value <= 0:
+    if not is_int(value) or value <= 0:
         return None  # absent, or a placeholder (`--normalize` writes 0)
     try:
         return datetime.fromtimestamp(value / 1000, tz=UTC)
@@ -303,7 +141,7 @@ class Checker:
 
     def run(self, transcript: RunTranscript) -> list[Problem]:
         """Check one finished run and remember what its continuations will need."""
-        own = _own_tool_calls(transcript)
+        own = own_tool_calls(transcript)
         problems = self._interrupt_problems(transcript, own)
         problems.extend(self._resume_problems(transcript))
         self._remember(transcript, own)
@@ -360,7 +198,7 @@ class Checker:
         known = set(own)
         messages = (transcript.request or {}).get("messages")
         if isinstance(messages, list):
-            known |= _message_tool_calls(messages)
+            known |= message_tool_calls(messages)
         parent = transcript.parent_run_id
         seen: set[str] = set()
         while parent is not None and parent not in seen and len(seen) < MAX_ANCESTRY:
@@ -423,7 +261,7 @@ class Checker:
                 problems.append(finding("interrupt-missing-id", f"{label} is not an object", where))
                 continue
             interrupt_id = descriptor.get("id")
-            if not _non_empty(interrupt_id):
+            if not non_empty(interrupt_id):
                 problems.append(
                     finding("interrupt-missing-id", f"{label} has no string `id`", where)
                 )
@@ -439,7 +277,7 @@ class Checker:
                         )
                     )
                 seen.add(interrupt_id)
-            if not _non_empty(descriptor.get("reason")):
+            if not non_empty(descriptor.get("reason")):
                 problems.append(
                     finding("interrupt-missing-reason", f"{label} has no string `reason`", where)
                 )
@@ -472,7 +310,7 @@ class Checker:
                 for reason in binding_problems(descriptor, binding):
                     problems.append(finding("invalid-binding", f"{label}: binding {reason}", where))
                 bound_run = binding.get("interruptedRunId") if isinstance(binding, dict) else None
-                if _non_empty(bound_run) and run_ids and bound_run not in run_ids:
+                if non_empty(bound_run) and run_ids and bound_run not in run_ids:
                     problems.append(
                         finding(
                             "binding-run-mismatch",
@@ -503,7 +341,7 @@ class Checker:
                     )
                 )
         parent_id = request.get("parentRunId")
-        if not _non_empty(parent_id):
+        if not non_empty(parent_id):
             problems.append(
                 finding(
                     "resume-without-parent",

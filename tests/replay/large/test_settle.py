@@ -24,7 +24,8 @@ from cli.app import app
 from replay.large.pieces import PieceFrames, summarize
 from replay.large.settle import Settled, adopt, settle
 from replay.runs.check_loop import CheckLoop
-from replay.runs.checks import Checker, RunEntry
+from replay.runs.checks import Checker
+from replay.runs.run_entry import RunEntry
 from replay.runs.terminal_blocks import TerminalBlock
 from replay.runs.transcript import Outcome
 from replay.wire.events import decode_events
