@@ -7,6 +7,9 @@ and error order follow `@tanstack/ai` 0.58.0 (`validateInterruptResumeBatch` and
 generic-continuation reader); where agui knows more than the stateless server (the
 recorded batch), it is stricter, never looser. `client_rules=True` adds the checks that
 only the TanStack client makes (no edits on a rejection, no stray envelope keys).
+
+Kept whole (about 600 lines): it is one port of one server function, and reads best
+side by side with it in the server's own rule order.
 """
 
 from __future__ import annotations

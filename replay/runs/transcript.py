@@ -5,6 +5,9 @@ The builder is incremental: it holds only the run being read, hands each finishe
 (ids never started, events after the terminal, a second terminal) as it goes. It knows
 TanStack's quirks: a continuation's `TOOL_CALL_RESULT`s arrive before its
 `RUN_STARTED`, and legacy `CUSTOM` approval events follow the legacy `RUN_FINISHED`.
+One message's or tool call's events are folded by `replay.runs.streams`.
+
+Kept whole (about 450 lines): the builder is one state machine over one open run.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from replay.runs.streams import TEXT, TOOL, Stream, fold_stream, opened, text_value
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent
 from replay.wire.legacy import LEGACY_EVENT_NAMES, legacy_name
@@ -116,55 +120,6 @@ class RunTranscript:
 
 
 @dataclass(slots=True)
-class _Stream:
-    """A message or tool call being assembled from its START/delta/END events."""
-
-    name: str
-    """The message's role, or the tool call's name."""
-    location: Location
-    parent: str | None = None
-    parts: list[str] = field(default_factory=list)
-    ended: bool = False
-    result: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Family:
-    """The events of one streamed kind (text messages or tool calls) and their wording."""
-
-    id_key: str
-    name_key: str
-    default_name: str
-    start: str
-    deltas: tuple[str, str]
-    end: str
-    chunk: str
-    unknown_rule: str
-
-
-_TEXT = _Family(
-    "messageId",
-    "role",
-    "assistant",
-    "TEXT_MESSAGE_START",
-    ("TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CHUNK"),
-    "TEXT_MESSAGE_END",
-    "TEXT_MESSAGE_CHUNK",
-    "unknown-message-id",
-)
-_TOOL = _Family(
-    "toolCallId",
-    "toolCallName",
-    "",
-    "TOOL_CALL_START",
-    ("TOOL_CALL_ARGS", "TOOL_CALL_CHUNK"),
-    "TOOL_CALL_END",
-    "TOOL_CALL_CHUNK",
-    "unknown-tool-call-id",
-)
-
-
-@dataclass(slots=True)
 class _OpenRun:
     """Mutable state of the run being read; frozen into a `RunTranscript` when it ends."""
 
@@ -177,17 +132,13 @@ class _OpenRun:
     parent_from: str = ""
     started: bool = False
     terminal: RecordedEvent | None = None
-    messages: dict[str, _Stream] = field(default_factory=dict)
-    tool_calls: dict[str, _Stream] = field(default_factory=dict)
+    messages: dict[str, Stream] = field(default_factory=dict)
+    tool_calls: dict[str, Stream] = field(default_factory=dict)
     snapshot: tuple[dict[str, Any], ...] | None = None
     state: Any | None = None
     legacy: list[RecordedEvent] = field(default_factory=list)
     event_count: int = 0
     reported_unstarted: bool = False
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
 
 
 class TranscriptBuilder:
@@ -286,13 +237,13 @@ class TranscriptBuilder:
         run = self._run
         if run is None or not run.started or self._held is not None:
             return False
-        family = _TEXT if deltas.kind == "TEXT_MESSAGE_CONTENT" else _TOOL
-        streams = run.messages if family is _TEXT else run.tool_calls
+        family = TEXT if deltas.kind == "TEXT_MESSAGE_CONTENT" else TOOL
+        streams = run.messages if family is TEXT else run.tool_calls
         entry = streams.get(deltas.stream_id)
         if deltas.opened:
             if entry is not None:
                 return False  # a second start: `add` reports it
-            entry = _opened(family, deltas.start_data(), deltas.start)
+            entry = opened(family, deltas.start_data(), deltas.start)
             streams[deltas.stream_id] = entry
         elif entry is None or entry.ended:
             return False
@@ -330,7 +281,7 @@ class TranscriptBuilder:
 
     @staticmethod
     def _same_run(run: _OpenRun, item: RecordedEvent) -> bool:
-        run_id = _text(item.data.get("runId"))
+        run_id = text_value(item.data.get("runId"))
         return run_id is not None and run_id == run.run_id
 
     def _release(self) -> list[RunTranscript | Problem]:
@@ -347,9 +298,9 @@ class TranscriptBuilder:
         request = run.request
         if request is None:
             return
-        run.run_id = _text(request.get("runId"))
-        run.thread_id = _text(request.get("threadId"))
-        parent = _text(request.get("parentRunId"))
+        run.run_id = text_value(request.get("runId"))
+        run.thread_id = text_value(request.get("threadId"))
+        parent = text_value(request.get("parentRunId"))
         if parent is not None:
             run.parent_run_id = parent
             run.parent_from = "request"
@@ -362,28 +313,28 @@ class TranscriptBuilder:
             return problems
         if kind == "RUN_STARTED":
             run.started = True
-            run.run_id = _text(data.get("runId")) or run.run_id
-            run.thread_id = _text(data.get("threadId")) or run.thread_id
-            parent = _text(data.get("parentRunId"))
+            run.run_id = text_value(data.get("runId")) or run.run_id
+            run.thread_id = text_value(data.get("threadId")) or run.thread_id
+            parent = text_value(data.get("parentRunId"))
             if parent is not None:
                 run.parent_run_id = parent
                 run.parent_from = "run-started"
         elif kind in TERMINAL_TYPES:
             run.terminal = item
             if kind == "RUN_FINISHED":
-                run.run_id = run.run_id or _text(data.get("runId"))
-                run.thread_id = run.thread_id or _text(data.get("threadId"))
+                run.run_id = run.run_id or text_value(data.get("runId"))
+                run.thread_id = run.thread_id or text_value(data.get("threadId"))
             problems.extend(self._unclosed(run, item.location))
         elif kind.startswith("TEXT_MESSAGE_"):
-            problems.extend(_fold_stream(_TEXT, run.messages, item, kind))
+            problems.extend(fold_stream(TEXT, run.messages, item, kind))
         elif kind == "TOOL_CALL_RESULT":
-            call_id = _text(data.get("toolCallId"))
+            call_id = text_value(data.get("toolCallId"))
             call = run.tool_calls.get(call_id) if call_id is not None else None
             if call is not None:
-                call.result = _text(data.get("content"))
+                call.result = text_value(data.get("content"))
             # A result may answer a call of an ancestor run; the checks resolve that.
         elif kind.startswith("TOOL_CALL_"):
-            problems.extend(_fold_stream(_TOOL, run.tool_calls, item, kind))
+            problems.extend(fold_stream(TOOL, run.tool_calls, item, kind))
         elif kind == "MESSAGES_SNAPSHOT":
             messages = data.get("messages")
             if isinstance(messages, list):
@@ -445,48 +396,6 @@ class TranscriptBuilder:
             )
         out.append(transcript)
         return out
-
-
-def _fold_stream(
-    family: _Family, streams: dict[str, _Stream], item: RecordedEvent, kind: str
-) -> list[Problem]:
-    """One START/delta/END event of a text message or a tool call."""
-    data = item.data
-    stream_id = _text(data.get(family.id_key))
-    if stream_id is None:
-        return []
-    entry = streams.get(stream_id)
-    label = f"{family.id_key} {stream_id!r}"
-    if entry is None and kind in (family.start, family.chunk):
-        entry = _opened(family, data, item.location)
-        streams[stream_id] = entry
-        if kind == family.start:
-            return []
-    elif kind == family.start:
-        message = f"{family.start} repeats {label}"
-        return [Problem("duplicate-id", Severity.ERROR, message, item.location)]
-    if entry is None:
-        message = f"{kind} names {label}, never started"
-        return [Problem(family.unknown_rule, Severity.ERROR, message, item.location)]
-    if entry.ended:
-        message = f"{kind} for {label} after its {family.end}"
-        return [Problem("event-after-end", Severity.ERROR, message, item.location)]
-    if kind in family.deltas:
-        delta = data.get("delta")
-        if isinstance(delta, str):
-            entry.parts.append(delta)
-    elif kind == family.end:
-        entry.ended = True
-    return []
-
-
-def _opened(family: _Family, data: dict[str, Any], location: Location) -> _Stream:
-    """The stream a start (or first chunk) event opens."""
-    return _Stream(
-        _text(data.get(family.name_key)) or family.default_name,
-        location,
-        _text(data.get("parentMessageId")) if family is _TOOL else None,
-    )
 
 
 def _outcome(terminal: RecordedEvent | None) -> tuple[Outcome, tuple[dict[str, Any], ...]]:

@@ -12,6 +12,10 @@ Per legacy run (protocol.md §6.4): the legacy `RUN_FINISHED` and its trailing
 emits them (with `RUN_STARTED` first when the stream never started a run). AG-UI's own
 retired shapes (`THINKING_*`, whole optional fields sent as `null`) are modernised too
 (`replay.wire.retired_shapes`).
+
+Kept whole for now (about 720 lines): one state machine per legacy run. It is the next
+to split (the per-run rewriting from the stage plumbing) once the fixes in flight on
+it have landed.
 """
 
 from __future__ import annotations

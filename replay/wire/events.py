@@ -2,6 +2,9 @@
 
 The two steps are separate on purpose: legacy streams are translated on the raw JSON
 objects between them, because legacy shapes are not valid AG-UI 1.0.
+
+Kept whole (about 450 lines): the per-message path and the batched fast path are twins
+that must yield the same items, and are easiest to keep equal side by side.
 """
 
 from __future__ import annotations
