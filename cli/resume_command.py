@@ -26,6 +26,8 @@ from replay.wire.errors import InvalidRequest
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from replay.jobs.resume import ResumeJob
+
 DEFAULT_URL = "http://127.0.0.1:8000/api/chat"
 
 
@@ -37,35 +39,11 @@ def _stdout_console() -> Console:
 
 @dataclass(frozen=True, slots=True)
 class ResumeOptions:
-    """Every option of `agui resume`, parsed."""
+    """Every option of `agui resume`, parsed: the job, and how to present it."""
 
-    sources: tuple[str, ...] = ()
-    run_id: str | None = None
-    thread_id: str | None = None
-    request_file: Path | None = None
-    items_file: Path | None = None
-    messages_file: Path | None = None
-    approve: tuple[str, ...] = ()
-    reject: tuple[str, ...] = ()
-    payload: tuple[str, ...] = ()
-    edit: tuple[str, ...] = ()
-    cancel: tuple[str, ...] = ()
-    answer: tuple[str, ...] = ()
-    answers_file: str | None = None
-    approve_all: bool = False
-    cancel_all: bool = False
-    force: bool = False
-    validate: bool = True
+    job: ResumeJob
     dry_run: bool = False
     curl: bool = False
-    url: str = DEFAULT_URL
-    headers: tuple[str, ...] = ()
-    header_env: tuple[str, ...] = ()
-    read_timeout: float = 60.0
-    connect_timeout: float = 10.0
-    insecure: bool = False
-    new_run_id: str | None = None
-    record: Path | None = None
     json_output: bool = False
     interactive: bool | None = None
     """None: ask when stdin is a TTY."""
@@ -106,45 +84,14 @@ def _refusal_lines(errors: Sequence[Any]) -> list[str]:
 
 def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> ExitCode:
     """Run the resume job and present it; known failures raise `AguiError`s."""
-    from replay.jobs.resume import Refused, ResumeJob, Sent, Unanswered, resume_run
-    from replay.resume.answers import AnswerOptions
+    from replay.jobs.resume import Refused, Sent, Unanswered, resume_run
 
     ctx = context or ResumeContext()
     interactive = options.interactive
     if interactive is None:
         interactive = ctx.stdin_is_tty() and not options.json_output
-    job = ResumeJob(
-        sources=options.sources,
-        run_id=options.run_id,
-        thread_id=options.thread_id,
-        request_file=options.request_file,
-        items_file=options.items_file,
-        messages_file=options.messages_file,
-        answers=AnswerOptions(
-            approve=options.approve,
-            reject=options.reject,
-            payload=options.payload,
-            edit=options.edit,
-            cancel=options.cancel,
-            answer=options.answer,
-            answers_file=options.answers_file,
-        ),
-        approve_all=options.approve_all,
-        cancel_all=options.cancel_all,
-        force=options.force,
-        validate=options.validate,
-        url=options.url,
-        headers=options.headers,
-        header_env=options.header_env,
-        read_timeout=options.read_timeout,
-        connect_timeout=options.connect_timeout,
-        insecure=options.insecure,
-        new_run_id=options.new_run_id,
-        record=options.record,
-        send=not (options.curl or options.dry_run),
-    )
     result = resume_run(
-        job,
+        options.job,
         _View(options, ctx, interactive),
         environ=ctx.environ,
         now=ctx.now,
@@ -222,7 +169,8 @@ class _View:
 
         self.ctx.err.print(
             f"agui: posting run {request.run_id} (parent {paused.run_id}, "
-            f"{answers} answer{'s' if answers != 1 else ''}) to {display_url(self.options.url)}",
+            f"{answers} answer{'s' if answers != 1 else ''}) to "
+            f"{display_url(self.options.job.url)}",
             markup=False,
             highlight=False,
             soft_wrap=True,
@@ -310,8 +258,8 @@ def _next_command(options: ResumeOptions, run: Any, recorded: Path | None) -> st
             "--messages",
             "MESSAGES.json",
         ]
-    if display_url(options.url) != DEFAULT_URL:
-        parts += ["--url", display_url(options.url)]
+    if display_url(options.job.url) != DEFAULT_URL:
+        parts += ["--url", display_url(options.job.url)]
     command = " ".join(shlex.quote(part) for part in parts)
     if recorded is None:
         command += "   # or re-run with --record OUT.sse and use --from OUT.sse"
@@ -386,26 +334,29 @@ def resume(
     Exit codes: 0 finished, 1 RUN_ERROR or invalid stream, 2 usage/validation/transport
     (nothing sent), 3 paused again, 4 cancelled.
     """
-    options = ResumeOptions(
+    from replay.jobs.resume import ResumeJob
+    from replay.resume.answers import AnswerOptions
+
+    job = ResumeJob(
         sources=tuple(sources),
         run_id=run_id,
         thread_id=thread_id,
         request_file=request_file,
         items_file=items_file,
         messages_file=messages_file,
-        approve=tuple(approve),
-        reject=tuple(reject),
-        payload=tuple(payload),
-        edit=tuple(edit),
-        cancel=tuple(cancel),
-        answer=tuple(answer),
-        answers_file=answers_file,
+        answers=AnswerOptions(
+            approve=tuple(approve),
+            reject=tuple(reject),
+            payload=tuple(payload),
+            edit=tuple(edit),
+            cancel=tuple(cancel),
+            answer=tuple(answer),
+            answers_file=answers_file,
+        ),
         approve_all=approve_all,
         cancel_all=cancel_all,
         force=force,
         validate=not no_validate,
-        dry_run=dry_run,
-        curl=curl,
         url=url,
         headers=tuple(header),
         header_env=tuple(header_env),
@@ -414,6 +365,12 @@ def resume(
         insecure=insecure,
         new_run_id=new_run_id,
         record=record,
+        send=not (curl or dry_run),
+    )
+    options = ResumeOptions(
+        job=job,
+        dry_run=dry_run,
+        curl=curl,
         json_output=json_output,
         interactive=False if no_input else None,
     )

@@ -60,7 +60,8 @@ class ResumeJob:
     cancel_all: bool = False
     force: bool = False
     validate: bool = True
-    url: str = "http://127.0.0.1:8000/api/chat"
+    url: str = field(kw_only=True)
+    """The chat endpoint to post to (the command's default is its own business)."""
     headers: tuple[str, ...] = ()
     """`NAME: VALUE` texts."""
     header_env: tuple[str, ...] = ()

@@ -24,6 +24,7 @@ NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "nati
 APPROVAL_RUN1 = str(NATIVE / "tool-approval.approve.run1.sse")
 APPROVAL_RUN2 = (NATIVE / "tool-approval.approve.run2.sse").read_bytes()
 TWO_RUN1 = (NATIVE / "two-approvals.approve-both.run1.sse").read_bytes()
+UNUSED = "http://127.0.0.1:9/never-posted"
 
 
 class Noted:
@@ -55,6 +56,12 @@ class Noted:
         self.seen.append("close")
 
 
+def _job(url: str = UNUSED, **options: Any) -> ResumeJob:
+    """Resume the recorded approval run (approving `transfer` unless told otherwise)."""
+    options.setdefault("answers", AnswerOptions(approve=("transfer",)))
+    return ResumeJob(sources=(APPROVAL_RUN1,), url=url, send=url != UNUSED, **options)
+
+
 def _run(job: ResumeJob, view: Noted | None = None) -> Any:
     return resume_run(
         job,
@@ -68,12 +75,7 @@ def _run(job: ResumeJob, view: Noted | None = None) -> Any:
 def test_an_approval_is_posted_and_the_response_judged() -> None:
     view = Noted()
     with scripted_server({"/chat": Route(APPROVAL_RUN2)}) as server:
-        job = ResumeJob(
-            sources=(APPROVAL_RUN1,),
-            answers=AnswerOptions(approve=("transfer",)),
-            url=server.url("/chat"),
-        )
-        result = _run(job, view)
+        result = _run(_job(server.url("/chat")), view)
         posted = json.loads(server.received[0].body)
     assert isinstance(result, Sent)
     assert result.verdict is Verdict.FINISHED
@@ -86,10 +88,7 @@ def test_an_approval_is_posted_and_the_response_judged() -> None:
 
 
 def test_without_send_the_request_is_built_not_posted() -> None:
-    job = ResumeJob(
-        sources=(APPROVAL_RUN1,), answers=AnswerOptions(approve=("transfer",)), send=False
-    )
-    result = _run(job)
+    result = _run(_job())
     assert isinstance(result, Unsent)
     assert json.loads(result.text)["runId"] == "run-2"
     assert result.request.body == result.text.encode()
@@ -97,20 +96,14 @@ def test_without_send_the_request_is_built_not_posted() -> None:
 
 def test_unanswered_items_are_returned_after_the_view_declines_to_ask() -> None:
     view = Noted()
-    result = _run(ResumeJob(sources=(APPROVAL_RUN1,), send=False), view)
+    result = _run(_job(answers=AnswerOptions()), view)
     assert isinstance(result, Unanswered)
     assert [d["id"] for d in result.descriptors] == [view.seen[0].removeprefix("ask ")]
 
 
 def test_a_paused_again_response_is_recorded(tmp_path: Path) -> None:
     with scripted_server({"/chat": Route(TWO_RUN1)}) as server:
-        job = ResumeJob(
-            sources=(APPROVAL_RUN1,),
-            answers=AnswerOptions(approve=("transfer",)),
-            url=server.url("/chat"),
-            record=tmp_path / "out.sse",
-        )
-        result = _run(job)
+        result = _run(_job(server.url("/chat"), record=tmp_path / "out.sse"))
     assert isinstance(result, Sent)
     assert result.verdict is Verdict.PAUSED
     assert result.recorded is not None
@@ -118,11 +111,6 @@ def test_a_paused_again_response_is_recorded(tmp_path: Path) -> None:
 
 
 def test_a_batch_the_server_would_reject_is_refused() -> None:
-    job = ResumeJob(
-        sources=(APPROVAL_RUN1,),
-        answers=AnswerOptions(answer=('transfer={"approved": "yes"}',)),
-        send=False,
-    )
-    result = _run(job)
+    result = _run(_job(answers=AnswerOptions(answer=('transfer={"approved": "yes"}',))))
     assert isinstance(result, Refused)
     assert result.errors
