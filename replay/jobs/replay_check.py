@@ -146,14 +146,7 @@ def check_recordings(
                 # The checker only needs to know whether anything, and any event, was read.
                 if folded:
                     # Nothing to show, pace or rewrite per event: the check loop.
-                    for item in items:
-                        checker.observe(item)
-                        if type(item) is Settled:
-                            adopt(loop, item)
-                        else:
-                            loop.add(item)
-                        if not isinstance(item, Problem | EndOfStream):
-                            break
+                    _observe_first(loop, checker, items)
                     feed(loop, items)
                     continue
                 for item in items:
@@ -174,6 +167,22 @@ def check_recordings(
         gc.set_threshold(*thresholds)
         gc.unfreeze()
     return CheckSummary(counts, failed)
+
+
+def _observe_first(loop: CheckLoop, checker: Checker, items: Iterator[Any]) -> None:
+    """Check items up to the first event, letting the checker see each.
+
+    A function of its own so that its last item (maybe a whole settled stretch) is not
+    kept alive while the rest of the exchange is read.
+    """
+    for item in items:
+        checker.observe(item)
+        if type(item) is Settled:
+            adopt(loop, item)
+        else:
+            loop.add(item)
+        if not isinstance(item, Problem | EndOfStream):
+            break
 
 
 Translate = Callable[[dict[str, Any] | None], Stage]
