@@ -144,18 +144,24 @@ def test_max_time_also_bounds_a_silent_server() -> None:
 
 
 def test_an_event_that_never_ends_is_cut_off_at_the_limit(tmp_path: Path) -> None:
-    from cli.resume_command import ResumeContext, ResumeOptions, run_resume
-    from replay.errors import TransportFailure
+    from dataclasses import replace
+
+    from cli.resume_command import ResumeOptions, run_resume
+    from replay.jobs.resume import ResumeJob
+    from replay.resume.answers import AnswerOptions
+    from replay.wire.errors import TransportFailure
 
     endless_frame = [STARTED, b'data: {"type":"TEXT_MESSAGE_START"', b"x" * 65536]
     with scripted_server({"/chat": Route(endless_frame, trickle=0.001, endless=True)}) as server:
-        options = ResumeOptions(
-            sources=(APPROVAL_RUN1,), approve=("transfer",), url=server.url("/chat"),
-            json_output=True, interactive=False, record=tmp_path / "out.sse",
+        job = ResumeJob(
+            sources=(APPROVAL_RUN1,), answers=AnswerOptions(approve=("transfer",)),
+            url=server.url("/chat"), record=tmp_path / "out.sse",
             max_time=30,  # without the limit this would run until the deadline
         )  # fmt: skip
-        with pytest.raises(TransportFailure, match="without ending an event"):
-            run_resume(options, ResumeContext(max_event_bytes=1024 * 1024))
+        options = ResumeOptions(job=replace(job, max_event_bytes=1024 * 1024), json_output=True)
+        with pytest.raises(TransportFailure, match="without ending an event") as caught:
+            run_resume(replace(options, interactive=False))
+    assert "kept what arrived as" in str(caught.value)
     kept = (tmp_path / "out.partial.sse").stat().st_size
     assert 1024 * 1024 < kept < 2 * 1024 * 1024
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from cli.timeline import MAX_VALUE_WIDTH, Timeline, _short
-from replay.events import RecordedEvent
-from replay.problems import Location
+from replay.wire.events import RecordedEvent
+from replay.wire.problems import Location
 
 
 def _event(data: dict[str, object]) -> RecordedEvent:
