@@ -114,3 +114,28 @@ def test_a_batch_the_server_would_reject_is_refused() -> None:
     result = _run(_job(answers=AnswerOptions(answer=('transfer={"approved": "yes"}',))))
     assert isinstance(result, Refused)
     assert result.errors
+
+
+def test_a_hand_built_history_without_the_call_is_refused_as_data() -> None:
+    job = ResumeJob(
+        run_id="run-1",
+        thread_id="t",
+        answers=AnswerOptions(approve=("approval_call_x",)),
+        url=UNUSED,
+        send=False,
+    )
+    result = _run(job)
+    assert isinstance(result, Refused)
+    assert result.errors == ()
+    (line,) = result.history
+    assert line.startswith("approval_call_x: the history has no assistant tool call `call_x`")
+
+
+def test_a_response_cut_mid_event_is_recorded_as_partial(tmp_path: Path) -> None:
+    cut = APPROVAL_RUN2[: APPROVAL_RUN2.rindex(b"data:") + 20]
+    with scripted_server({"/chat": Route([cut], endless=True)}) as server:
+        result = _run(_job(server.url("/chat"), record=tmp_path / "out.sse"))
+    assert isinstance(result, Sent)
+    assert result.partial == "the response was cut mid-event"
+    assert result.recorded == (tmp_path / "out.partial.sse", tmp_path / "out.partial.request.json")
+    assert not (tmp_path / "out.sse").exists()
