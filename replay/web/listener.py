@@ -83,7 +83,7 @@ class BackgroundServer:
             app,
             log_config=None,
             access_log=False,
-            lifespan="off",
+            lifespan="auto",
             backlog=BACKLOG,
             timeout_keep_alive=KEEP_ALIVE_S,
             timeout_graceful_shutdown=max(1, round(shutdown_deadline)),
