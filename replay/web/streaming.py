@@ -104,10 +104,12 @@ class EventStream:
         end = pump.result() if pump in done and not pump.cancelled() else watch.result()
         with contextlib.suppress(Exception):
             await _close(self.chunks)
-        if end is End.COMPLETE:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        # Report first, so whatever the end triggers (a recording moved into place) is
+        # done by the time the client sees the stream end.
         if self.on_end is not None:
             self.on_end(end)
+        if end is End.COMPLETE:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     async def _pump(self, send: Send) -> End:
         try:
