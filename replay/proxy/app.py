@@ -18,6 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from replay.canonical import wire_json
+from replay.proxy.bridge import (
+    UNSUPPORTED,
+    NativeStream,
+    Unbridgeable,
+    is_continuation,
+    legacy_follow_up,
+)
 from replay.proxy.failures import run_error_frame, upstream_reason
 from replay.proxy.headers import end_to_end, header
 from replay.proxy.live_check import ExchangeCheck, LiveChecker
@@ -152,7 +160,20 @@ async def _forward(
         return Response(b"request body too large\n", 413, media_type="text/plain")
     ids = _ids(body)
     url = target_url(session.options.upstream, path, request.url.query)
-    tapped = session.recorder is not None or session.checker is not None
+    posted = _json_object(body)
+    native = session.options.native
+    sent = body
+    if native and is_continuation(posted):
+        assert posted is not None
+        try:
+            sent = wire_json(legacy_follow_up(posted)).encode("utf-8")
+        except Unbridgeable as error:
+            reason = str(error)
+            entry = ExchangeLog(number, method, path, 200, *ids, end="refused", detail=reason)
+            _log(session, entry)
+            frame = run_error_frame(reason, code=UNSUPPORTED, clock=session.clock)
+            return _event_response(frame)
+    tapped = native or session.recorder is not None or session.checker is not None
     sent_headers = end_to_end(request.headers.items(), drop=("host", "content-length"))
     if tapped or header(sent_headers, "accept-encoding") is None:
         # Recording and checking need the bytes as text; a client that asked for no
@@ -160,22 +181,18 @@ async def _forward(
         sent_headers = [(k, v) for k, v in sent_headers if k.lower() != "accept-encoding"]
         sent_headers.append(("accept-encoding", "identity"))
     assert session.client is not None
-    upstream_request = session.client.build_request(method, url, headers=sent_headers, content=body)
+    upstream_request = session.client.build_request(method, url, headers=sent_headers, content=sent)
     try:
         response = await session.client.send(upstream_request, stream=True)
     except httpx.HTTPError as error:
         reason = upstream_reason(error, session.options.upstream)
         _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
-        frame = run_error_frame(reason, clock=session.clock)
-        return Response(
-            frame, 200, headers={"cache-control": "no-cache"}, media_type="text/event-stream"
-        )
+        return _event_response(run_error_frame(reason, clock=session.clock))
     back_headers = end_to_end(response.headers.multi_items())
     streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
     record = session.recorder.open(ids[0], body) if session.recorder and streams else None
-    check = (
-        session.checker.begin(number, _json_object(body)) if session.checker and streams else None
-    )
+    check = session.checker.begin(number, posted) if session.checker and streams else None
+    translate = NativeStream(posted, session.options.tools) if native and streams else None
     state = _Flow()
 
     def on_end(end: End) -> None:
@@ -206,7 +223,7 @@ async def _forward(
         )
         _log(session, entry)
 
-    chunks = _relay(response, record, check, state, streams, session)
+    chunks = _relay(response, translate, record, check, state, streams, session)
     return EventStream(
         chunks, stopping=stopping, status=response.status_code, headers=back_headers, on_end=on_end
     )
@@ -219,6 +236,7 @@ class _Flow:
 
 async def _relay(
     response: httpx.Response,
+    translate: NativeStream | None,
     record: RecordedExchange | None,
     check: ExchangeCheck | None,
     state: _Flow,
@@ -229,14 +247,24 @@ async def _relay(
     import httpx
 
     tail = b""
+
+    def tap(chunk: bytes) -> bytes:
+        # The taps see what the client sees: the translated stream under --native.
+        nonlocal tail
+        if record is not None:
+            record.write(chunk)
+        if check is not None:
+            check.feed(chunk)
+        tail = (tail + chunk)[-4:]
+        return chunk
+
     try:
         async for chunk in response.aiter_raw():
-            if record is not None:
-                record.write(chunk)
-            if check is not None:
-                check.feed(chunk)
-            tail = (tail + chunk)[-4:]
-            yield chunk
+            out = chunk if translate is None else translate.feed(chunk)
+            if out:
+                yield tap(out)
+        if translate is not None and (rest := translate.close()):
+            yield tap(rest)
     except httpx.HTTPError as error:
         state.failure = upstream_reason(error, session.options.upstream)
         if not streams:
@@ -247,6 +275,14 @@ async def _relay(
         yield run_error_frame(state.failure, clock=session.clock)
     finally:
         await response.aclose()
+
+
+def _event_response(frame: bytes) -> Response:
+    from starlette.responses import Response
+
+    return Response(
+        frame, 200, headers={"cache-control": "no-cache"}, media_type="text/event-stream"
+    )
 
 
 def _ids(body: bytes) -> tuple[str | None, str | None]:
