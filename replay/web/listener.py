@@ -39,7 +39,10 @@ def is_loopback(host: str) -> bool:
 def bind(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
     """A listening TCP socket on host:port (0 picks a free port); `AguiError` if refused."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP spelled out: asyncio only turns Nagle off (TCP_NODELAY) on sockets
+    # whose protocol says TCP, and with Nagle on, every kept-alive request waits ~40 ms
+    # for a delayed ACK between the header and body writes.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
