@@ -246,30 +246,34 @@ async def _relay(
     """The upstream body as it arrives, copied to the taps; a failure ends it with RUN_ERROR."""
     import httpx
 
-    tail = b""
+    before = last = b""  # the last two chunks sent: where a cut frame would end
 
-    def tap(chunk: bytes) -> bytes:
+    def taps(chunk: bytes) -> None:
         # The taps see what the client sees: the translated stream under --native.
-        nonlocal tail
         if record is not None:
             record.write(chunk)
         if check is not None:
             check.feed(chunk)
-        tail = (tail + chunk)[-4:]
-        return chunk
 
+    tapped = record is not None or check is not None
     try:
         async for chunk in response.aiter_raw():
-            out = chunk if translate is None else translate.feed(chunk)
-            if out:
-                yield tap(out)
+            if translate is not None and not (chunk := translate.feed(chunk)):
+                continue
+            if tapped:
+                taps(chunk)
+            before, last = last, chunk
+            yield chunk
         if translate is not None and (rest := translate.close()):
-            yield tap(rest)
+            taps(rest)
+            before, last = last, rest
+            yield rest
     except httpx.HTTPError as error:
         state.failure = upstream_reason(error, session.options.upstream)
         if not streams:
             raise StreamCut from None
         # Close whatever frame was cut, then tell the client why the stream ended.
+        tail = (before + last)[-4:]
         if tail and not tail.endswith((b"\n\n", b"\r\n\r\n", b"\r\r")):
             yield b"\n\n"
         yield run_error_frame(state.failure, clock=session.clock)
