@@ -171,3 +171,40 @@ def test_the_burst_helper_can_fail() -> None:
     sock.close()
     outcomes: list[tuple[bool, str]] = asyncio.run(_burst(port, 3))
     assert [ok for ok, _ in outcomes] == [False] * 3
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads /proc")
+def test_slow_readers_of_a_large_run_do_not_each_hold_a_copy(tmp_path: Path) -> None:
+    # An 8 MB run: the old server built each answer whole, 20 slow readers ~ 200 MB.
+    delta = "x" * 150
+    lines = ['data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n']
+    lines.append('data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}\n\n')
+    event = f'data: {{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"{delta}"}}\n\n'
+    lines += [event] * 40_000
+    lines.append('data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n')
+    lines.append('data: {"type":"RUN_FINISHED","runId":"r","threadId":"t"}\n\n')
+    run = tmp_path / "large.sse"
+    run.write_text("".join(lines))
+    opts = ServeOptions(pace=FAST)
+    server = ReplayServer(load_recording([str(run)], opts), options=opts).start()
+    readers: list[socket.socket] = []
+    try:
+        before = _rss_mb()
+        for _ in range(20):
+            reader = socket.socket()
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.connect(("127.0.0.1", server.port))
+            reader.sendall(
+                b"POST /c HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (len(BODY), BODY)
+            )
+            reader.settimeout(5)
+            assert reader.recv(1024).startswith(b"HTTP/1.1 200")
+            readers.append(reader)
+        time.sleep(1)  # every stream is now stalled on its reader
+        grown = _rss_mb() - before
+    finally:
+        for reader in readers:
+            reader.close()
+        server.shutdown()
+    assert grown < 40, f"20 slow readers cost {grown:.0f} MB"
