@@ -92,7 +92,26 @@ class EventStream:
         self.on_end = on_end
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
+        end = End.CUT
+        try:
+            await send(
+                {"type": "http.response.start", "status": self.status, "headers": self.headers}
+            )
+            end = await self._race(receive, send)
+        finally:
+            # Even when the server cancels this task at its shutdown deadline: the source
+            # is closed (and the upstream request with it) and `on_end` always hears.
+            with contextlib.suppress(Exception):
+                await _close(self.chunks)
+            # Report first, so whatever the end triggers (a recording moved into place) is
+            # done by the time the client sees the stream end.
+            if self.on_end is not None:
+                self.on_end(end)
+        if end is End.COMPLETE:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _race(self, receive: Receive, send: Send) -> End:
+        """Pump the chunks until they end, the client leaves, or a stop is asked for."""
         pump = asyncio.ensure_future(self._pump(send))
         watch = asyncio.ensure_future(self._watch(receive))
         try:
@@ -101,15 +120,7 @@ class EventStream:
             for task in (pump, watch):
                 task.cancel()
             await asyncio.gather(pump, watch, return_exceptions=True)
-        end = pump.result() if pump in done and not pump.cancelled() else watch.result()
-        with contextlib.suppress(Exception):
-            await _close(self.chunks)
-        # Report first, so whatever the end triggers (a recording moved into place) is
-        # done by the time the client sees the stream end.
-        if self.on_end is not None:
-            self.on_end(end)
-        if end is End.COMPLETE:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        return pump.result() if pump in done and not pump.cancelled() else watch.result()
 
     async def _pump(self, send: Send) -> End:
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -9,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,7 @@ from replay.served_runs import load_recording
 from replay.server import ReplayServer
 from replay.web.cors import check_origin
 from replay.web.listener import bind
+from replay.web.streaming import End, EventStream, StopSignal
 
 NATIVE = Path(__file__).resolve().parent.parent / "fixtures" / "recordings" / "native"
 CASE = NATIVE / "tool-approval.approve"
@@ -226,3 +230,38 @@ def test_the_listening_socket_says_tcp_so_asyncio_turns_nagle_off() -> None:
         assert sock.proto == socket.IPPROTO_TCP
     finally:
         sock.close()
+
+
+def test_a_cancelled_stream_still_closes_its_source_and_reports_its_end() -> None:
+    ends: list[End] = []
+    closed: list[bool] = []
+    sent: list[dict[str, Any]] = []
+
+    async def chunks() -> AsyncIterator[bytes]:
+        try:
+            yield b"data: 1\n\n"
+            await asyncio.Event().wait()  # an upstream that never sends again
+            yield b"never"
+        finally:
+            closed.append(True)
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.Event().wait()
+        return {}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def scenario() -> None:
+        stream = EventStream(chunks(), stopping=StopSignal(), on_end=ends.append)
+        task = asyncio.ensure_future(stream({}, receive, send))
+        while len(sent) < 2:
+            await asyncio.sleep(0.01)
+        task.cancel()  # what uvicorn does at its shutdown deadline
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(scenario())
+    assert ends == [End.CUT]
+    assert closed == [True]
+    assert [m.get("more_body") for m in sent] == [None, True]  # no final chunk: a cut
