@@ -193,6 +193,9 @@ async def _forward(
     record = session.recorder.open(ids[0], body) if session.recorder and streams else None
     check = session.checker.begin(number, posted) if session.checker and streams else None
     translate = NativeStream(posted, session.options.tools) if native and streams else None
+    if translate is not None:
+        # The translated body has its own length; chunked framing replaces the upstream's.
+        back_headers = [(k, v) for k, v in back_headers if k.lower() != "content-length"]
     state = _Flow()
 
     def on_end(end: End) -> None:

@@ -26,6 +26,9 @@ from replay.web.listener import BackgroundServer, bind
 from replay.web.streaming import EventStream, StopSignal, StreamCut
 
 SECRET = "s3cr3t-value"
+ROOT = Path(__file__).resolve().parent.parent.parent
+LEGACY = ROOT / "examples" / "legacy" / "approval.python-package.sse"
+TOOLS = json.loads((ROOT / "examples" / "legacy" / "tools.json").read_text())["tools"]
 BODY = {"threadId": "T", "runId": "R1", "messages": [], "tools": [], "context": []}
 EVENTS = [
     {"type": "RUN_STARTED", "threadId": "T", "runId": "R1"},
@@ -56,6 +59,7 @@ class Upstream:
             Route("/endless", self.endless, methods=["POST"]),
             Route("/refuse", self.refuse, methods=["POST"]),
             Route("/broken", self.broken, methods=["POST"]),
+            Route("/legacy-whole", self.legacy_whole, methods=["POST"]),
         ]
         self.http = BackgroundServer(Starlette(routes=routes), bind("127.0.0.1", 0), self.stopping)
 
@@ -112,6 +116,11 @@ class Upstream:
     async def refuse(self, request: Request) -> Response:
         await self._note(request)
         return Response(b"Invalid AG-UI request body.", 400, media_type="text/plain")
+
+    async def legacy_whole(self, request: Request) -> Response:
+        """A legacy stream sent whole, with a Content-Length."""
+        await self._note(request)
+        return Response(LEGACY.read_bytes(), media_type="text/event-stream")
 
     async def broken(self, request: Request) -> EventStream:
         await self._note(request)
@@ -379,3 +388,16 @@ def test_the_live_check_reports_findings_with_the_exchange_number(
     assert (2, "unknown-message-id") in rules
     assert all(number == 2 for number, _ in rules)
     assert str(made.findings[0][1].location).startswith("exchange 2:")
+
+
+def test_a_translated_body_drops_the_upstream_content_length(
+    upstream: Upstream, proxy: Any
+) -> None:
+    made = proxy(upstream.url, native=True, tools=TOOLS)
+    with httpx.Client(timeout=5) as client:
+        answer = client.post(made.url + "/legacy-whole", json=BODY)
+    assert "content-length" not in answer.headers
+    events = [json.loads(x[6:]) for x in answer.text.splitlines() if x.startswith("data: {")]
+    assert events[-1]["type"] == "RUN_FINISHED"
+    assert events[-1]["outcome"]["interrupts"][0]["id"] == "approval_call_1"
+    assert events[-1]["runId"] == "R1"
