@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from replay.chat_params import INVALID_BODY_TEXT
 from replay.request_log import RequestLog, Result
@@ -25,7 +27,7 @@ from replay.served_runs import load_recording
 from replay.server import ReplayServer
 from replay.web.cors import check_origin
 from replay.web.listener import bind
-from replay.web.streaming import End, EventStream, StopSignal
+from replay.web.streaming import COALESCE_BYTES, End, EventStream, StopSignal, StreamCut
 
 NATIVE = Path(__file__).resolve().parent.parent / "fixtures" / "recordings" / "native"
 CASE = NATIVE / "tool-approval.approve"
@@ -265,3 +267,101 @@ def test_a_cancelled_stream_still_closes_its_source_and_reports_its_end() -> Non
     assert ends == [End.CUT]
     assert closed == [True]
     assert [m.get("more_body") for m in sent] == [None, True]  # no final chunk: a cut
+
+
+def run_stream(
+    chunks: list[bytes], pauses: list[bool], slow_send: list[bool], *, cut_at: int | None = None
+) -> tuple[list[dict[str, Any]], list[End]]:
+    """Drive an EventStream in memory: the source pauses (yields to the loop) where asked,
+    the client's writes take a loop turn where asked; returns what was sent, and the end."""
+    sent: list[dict[str, Any]] = []
+    ends: list[End] = []
+
+    async def source() -> AsyncIterator[bytes]:
+        for index, chunk in enumerate(chunks):
+            if cut_at == index:
+                raise StreamCut
+            if pauses[index % len(pauses)]:
+                await asyncio.sleep(0)
+            yield chunk
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.Event().wait()
+        return {}
+
+    async def send(message: Any) -> None:
+        if slow_send[len(sent) % len(slow_send)]:
+            await asyncio.sleep(0)
+        sent.append(message)
+
+    stream = EventStream(source(), stopping=StopSignal(), on_end=ends.append)
+    asyncio.run(stream({}, receive, send))
+    return sent, ends
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.binary(min_size=1, max_size=40), max_size=30),
+    st.lists(st.booleans(), min_size=1, max_size=8),
+    st.lists(st.booleans(), min_size=1, max_size=8),
+)
+def test_coalesced_writes_carry_exactly_the_source_bytes(
+    chunks: list[bytes], pauses: list[bool], slow_send: list[bool]
+) -> None:
+    """The plain twin is one write per chunk: the bytes and their order are the same."""
+    sent, ends = run_stream(chunks, pauses, slow_send)
+    bodies = [m["body"] for m in sent[1:]]
+    assert b"".join(bodies) == b"".join(chunks)
+    assert len(bodies) <= len(chunks) + 1
+    assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+    assert ends == [End.COMPLETE]
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.binary(min_size=1, max_size=20), min_size=1, max_size=20),
+    st.lists(st.booleans(), min_size=1, max_size=5),
+    st.data(),
+)
+def test_a_cut_source_sends_what_came_before_and_no_final_chunk(
+    chunks: list[bytes], pauses: list[bool], data: st.DataObject
+) -> None:
+    cut = data.draw(st.integers(min_value=0, max_value=len(chunks) - 1))
+    sent, ends = run_stream(chunks, pauses, [False], cut_at=cut)
+    body = b"".join(m.get("body", b"") for m in sent[1:])
+    assert (chunks[:cut] and body == b"".join(chunks[:cut])) or not chunks[:cut]
+    assert all(m.get("more_body", True) for m in sent[1:])
+    assert ends == [End.CUT]
+
+
+def test_the_reader_stops_reading_ahead_of_a_stalled_client() -> None:
+    produced: list[int] = []
+    ends: list[End] = []
+
+    async def source() -> AsyncIterator[bytes]:
+        while True:
+            produced.append(1)
+            await asyncio.sleep(0)
+            yield b"x" * 1024
+
+    async def receive() -> dict[str, Any]:
+        await asyncio.Event().wait()
+        return {}
+
+    async def send(message: Any) -> None:
+        if message.get("body"):
+            await asyncio.Event().wait()  # the client never reads
+
+    async def scenario() -> None:
+        stream = EventStream(source(), stopping=StopSignal(), on_end=ends.append)
+        task = asyncio.ensure_future(stream({}, receive, send))
+        for _ in range(2000):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(scenario())
+    # One chunk in the stalled write, then at most COALESCE_BYTES read ahead.
+    assert len(produced) <= 1 + COALESCE_BYTES // 1024 + 1
+    assert ends == [End.CUT]
