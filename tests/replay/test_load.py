@@ -2,7 +2,7 @@
 
 Bounded: one burst of 500 concurrent requests, sequential requests on a kept-alive
 connection (3,000 by default, a few seconds; `AGUI_LOAD_REQUESTS=10000` for the issue's
-full count, about 20 s served and 50 s proxied on a shared 2-core machine), and a
+full count, about 10 s served and 30 s proxied on a shared 2-core machine), and a
 SIGTERM with a slow client attached.
 """
 
