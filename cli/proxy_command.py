@@ -17,12 +17,12 @@ import typer
 from rich.console import Console
 
 from cli.errors import ExitCode, handled_errors, stderr
-from replay.errors import InvalidRequest
+from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
-    from replay.problems import Problem
     from replay.proxy.app import ExchangeLog
     from replay.proxy.server import ProxyServer
+    from replay.wire.problems import Problem
 
 DEFAULT_LISTEN = "127.0.0.1:8700"
 
@@ -82,12 +82,12 @@ def run_proxy(
 ) -> ExitCode:
     """Proxy until Ctrl-C (or SIGTERM); 1 when `--check` found errors. Raises for bad usage."""
     from cli.serve import _sigterm_as_interrupt
-    from replay.problems import Severity
     from replay.proxy.app import ProxyOptions
     from replay.proxy.live_check import LiveChecker
     from replay.proxy.server import ProxyServer
-    from replay.server import parse_address
+    from replay.serve.server import parse_address
     from replay.web.cors import check_origin
+    from replay.wire.problems import Severity
 
     out = console or stderr
     upstream = check_upstream(request.upstream)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from replay.canonical import wire_json
 from replay.proxy.bridge import (
     UNSUPPORTED,
     NativeStream,
@@ -33,6 +32,7 @@ from replay.proxy.recorder import RecordedExchange, Recorder
 from replay.web.bodies import BodyTooLarge, read_body
 from replay.web.cors import with_cors
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
+from replay.wire.canonical import wire_json
 
 if TYPE_CHECKING:
     import httpx

@@ -1,10 +1,10 @@
 """The `--native` bridge: a native client on one side, a legacy server on the other.
 
 Down: the legacy stream is decoded as it arrives and run through `agui translate`'s
-translator (`replay.translation.Translator`), so the legacy `RUN_FINISHED` and its
+translator (`replay.translate.translation.Translator`), so the legacy `RUN_FINISHED` and its
 `approval-requested` / `tool-input-available` events reach the client as the native
 interrupt terminal, with every run id, thread id and binding bound to the client's own
-request (`replay.run_ids`). The `data: [DONE]` marker of old servers is dropped: the
+request (`replay.serve.run_ids`). The `data: [DONE]` marker of old servers is dropped: the
 native client would read it as a second terminal.
 
 Up: a native continuation (`parentRunId` + `resume`) becomes the follow-up a legacy
@@ -26,12 +26,12 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
-from replay.canonical import wire_json
-from replay.descriptors import tool_map
-from replay.events import EndOfStream, RawEvent, parse_messages
-from replay.run_ids import RunIds, rewrite_event
-from replay.sse import SseDecoder, SseMessage, encode_event
-from replay.translation import Translator
+from replay.interrupts.descriptors import tool_map
+from replay.serve.run_ids import RunIds, rewrite_event
+from replay.translate.translation import Translator
+from replay.wire.canonical import wire_json
+from replay.wire.events import EndOfStream, RawEvent, parse_messages
+from replay.wire.sse import SseDecoder, SseMessage, encode_event
 
 APPROVAL_PREFIX: Final = "approval_"
 CLIENT_TOOL_PREFIX: Final = "client_tool_"

@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from replay.canonical import wire_json
-from replay.sse import encode_event
+from replay.wire.canonical import wire_json
+from replay.wire.sse import encode_event
 
 UPSTREAM_ERROR: Final = "upstream-error"
 """`RUN_ERROR.code` of every failure the proxy reports itself."""

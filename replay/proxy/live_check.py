@@ -16,12 +16,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.checks import Checker
-from replay.events import decode_events
-from replay.problems import Problem, Severity
-from replay.recording import Exchange
-from replay.sse import decode_chunks
-from replay.transcript import RunTranscript, TranscriptBuilder
+from replay.runs.checks import Checker
+from replay.runs.transcript import RunTranscript, TranscriptBuilder
+from replay.wire.events import decode_events
+from replay.wire.problems import Problem, Severity
+from replay.wire.recording import Exchange
+from replay.wire.sse import decode_chunks
 
 Report = Callable[[int, Problem], None]
 

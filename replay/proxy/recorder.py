@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from replay.client import AtomicFile, write_atomic
 from replay.proxy.headers import redacted
+from replay.resume.client import AtomicFile, write_atomic
 
 _NUMBERED: Final = re.compile(r"^(\d{3,})-")
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")

@@ -4,6 +4,7 @@ uvicorn listens (a real backlog, a shutdown deadline, one event loop in a backgr
 thread); Starlette parses requests and frames plain answers; event streams go out frame
 by frame through `streaming.EventStream`, cut short on shutdown and stopped when the
 client goes away. Public names: `listener.BackgroundServer`, `listener.bind`,
-`streaming.EventStream`, `bodies.read_body`, `cors.with_cors`. Nothing here knows what
-the streams mean: `replay.service` and `replay.proxy` decide that.
+`streaming.EventStream`, `streaming.StopSignal`, `bodies.read_body`, `cors.with_cors`.
+Nothing here knows what the streams mean: `replay.serve` (its app is
+`replay.serve.app`) and `replay.proxy` decide that.
 """

@@ -15,8 +15,8 @@ import threading
 import time
 from typing import TYPE_CHECKING, Final
 
-from replay.errors import AguiError
 from replay.web.streaming import StopSignal
+from replay.wire.errors import AguiError
 
 if TYPE_CHECKING:
     import uvicorn

@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 from cli.app import app
 from cli.proxy_command import ProxyRequest, run_proxy
 from replay.proxy.server import ProxyServer
-from replay.serve_options import FAST, ServeOptions
-from replay.served_runs import load_recording
-from replay.server import ReplayServer
+from replay.serve.serve_options import FAST, ServeOptions
+from replay.serve.served_runs import load_recording
+from replay.serve.server import ReplayServer
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CASE = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve"

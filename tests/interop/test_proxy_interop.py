@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from replay.problems import Problem
 from replay.proxy.app import ExchangeLog, ProxyOptions
 from replay.proxy.live_check import LiveChecker
 from replay.proxy.server import ProxyServer
+from replay.wire.problems import Problem
 from tests.interop.cases import NATIVE_CASES, TRANSFER_ID, Case
 from tests.interop.harness import NodeServer
 from tests.interop.test_testbed import test_native_case_end_to_end as direct_checks
