@@ -128,6 +128,9 @@ class RuleCommand(VisitorBasedCodemodCommand):
         self._markers: dict[int, list[str]] = {}
         self._pruned: set[int] = set()
         self._first_lines: dict[int, int] = {}
+        # The `ast` line of each statement kept inside a class or function body (where
+        # its own position starts), so a site is located on its method, not its class.
+        self._nested_lines: dict[int, int] = {}
         self._positions: dict[int, Mapping[cst.CSTNode, CodeRange]] = {}
 
     @contextmanager
@@ -151,6 +154,7 @@ class RuleCommand(VisitorBasedCodemodCommand):
         ):
             self._pruned.clear()
             self._first_lines.clear()
+            self._nested_lines.clear()
             self._prune_by_codegen(tree, wanted)
         return tree.visit(self)
 
@@ -175,6 +179,8 @@ class RuleCommand(VisitorBasedCodemodCommand):
             if top:
                 leading = getattr(statement, "leading_lines", ())
                 self._first_lines[id(statement)] = start - len(leading)
+            else:
+                self._nested_lines[id(statement)] = group[0].lineno
             if not mentions(lines, start, end):
                 self._pruned.add(id(statement))
                 continue
@@ -231,6 +237,35 @@ class RuleCommand(VisitorBasedCodemodCommand):
         return None
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
+        """1-based line and column of an original node, found on its innermost outlined statement.
+
+        Positions come from code generation, which costs as much as the code it covers:
+        a site in one method of a long class is located on a copy of the class that
+        holds only that method (`_top_position` is the plain twin, on the whole top
+        statement; tests prove the two agree).
+        """
+        inner = next((s for s in reversed(self._statements) if id(s) in self._nested_lines), None)
+        if inner is None:
+            return self._top_position(node)
+        positions = self._positions.get(id(inner))
+        if positions is None:
+            skeleton: cst.BaseStatement = inner
+            # Every statement between the top one and `inner` is a class or function whose
+            # indented body the outline walked (see `_prune_by_lines`): keep only the path.
+            depth = next(i for i, s in enumerate(self._statements) if s is inner)
+            for parent in reversed(self._statements[:depth]):
+                assert isinstance(parent, cst.ClassDef | cst.FunctionDef)
+                assert isinstance(parent.body, cst.IndentedBlock)
+                body = parent.body.with_changes(body=(skeleton,))
+                skeleton = parent.with_changes(body=body)
+            alone = self.module.with_changes(header=(), body=(skeleton,), footer=())
+            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions[id(inner)] = positions
+        start = positions[node].start
+        line = self._nested_lines[id(inner)] + start.line - positions[inner].start.line
+        return line, start.column + 1
+
+    def _top_position(self, node: cst.CSTNode) -> tuple[int, int]:
         """1-based line and column of an original node inside the current top statement."""
         top = self._statements[0]
         positions = self._positions.get(id(top))
