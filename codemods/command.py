@@ -10,8 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import ClassVar
 
 import libcst as cst
@@ -21,67 +20,9 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from codemods import Rule, marker
 from codemods.outline import NESTED, Outline, mentions, span
-
-
-class FalsePolicy(StrEnum):
-    """What `approved=False` becomes: the 0.33.2 client's denial, or the Korean guide's cancel."""
-
-    DENIAL = "denial"
-    CANCEL = "cancel"
-
-
-class Action(StrEnum):
-    """What happened at a site."""
-
-    REWRITTEN = "rewritten"
-    TODO = "todo"
-
-
-@dataclass(frozen=True, slots=True)
-class ApiNames:
-    """Method and attribute names, old and new; teams that wrapped the client rename them."""
-
-    add_tool_approval_response: str = "add_tool_approval_response"
-    pending_interrupts: str = "pending_interrupts"
-    get_pending_interrupts: str = "get_pending_interrupts"
-    resume_interrupts: str = "resume_interrupts"
-    get_interrupt_state: str = "get_interrupt_state"
-    interrupts: str = "interrupts"
-    get_interrupts: str = "get_interrupts"
-    resolve_interrupt: str = "resolve_interrupt"
-    resolve_interrupts: str = "resolve_interrupts"
-    cancel: str = "cancel"
-    cancel_interrupts: str = "cancel_interrupts"
-    resume_interrupts_unsafe: str = "resume_interrupts_unsafe"
-
-    @classmethod
-    def keys(cls) -> tuple[str, ...]:
-        """The configurable keys, i.e. the default names."""
-        return tuple(f.name for f in fields(cls))
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Everything a rule needs to know about the target project."""
-
-    names: ApiNames = field(default_factory=ApiNames)
-    # Empty: any receiver counts. Otherwise a receiver matches by its dotted name or
-    # the last part of it (`self.client` matches "client").
-    receivers: tuple[str, ...] = ()
-    false_as: FalsePolicy = FalsePolicy.DENIAL
-
-
-@dataclass(frozen=True, slots=True)
-class Site:
-    """One call site a rule saw; `line`/`column` are 1-based in the file as it was read."""
-
-    rule: Rule
-    line: int
-    column: int
-    message: str
-    action: Action
-    # True when the TODO marker was already in the file (a second run adds nothing).
-    marked: bool = False
+from codemods.settings import ApiNames, Settings
+from codemods.site import Action, Site
+from codemods.triggers import rule_triggers
 
 
 class NeedsWholeModule(Exception):
@@ -103,10 +44,10 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     RULE: ClassVar[Rule]
 
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
+    @classmethod
+    def triggers(cls, names: ApiNames) -> tuple[str, ...]:
         """Text one of which a statement must contain for this rule to match inside it."""
-        raise NotImplementedError
+        return rule_triggers(cls.RULE, names)
 
     def __init__(
         self,

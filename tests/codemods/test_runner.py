@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from codemods import Rule, runner
-from codemods.command import Action
 from codemods.runner import FileStatus, Options, migrate_bytes, migrate_file, run
+from codemods.site import Action
 
 CALL = b"client.add_tool_approval_response(id=a.id, approved=True)"
 
