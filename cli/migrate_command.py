@@ -166,9 +166,10 @@ def _run(
     from codemods.discovery import discover
     from codemods.runner import run
 
-    files = [str(path) for path in discover(given, excludes)]
     if not console.is_terminal:
-        return run(files, options, jobs=jobs or None)
+        # Files are read while the tree is still being walked.
+        return run((str(path) for path in discover(given, excludes)), options, jobs=jobs or None)
+    files = [str(path) for path in discover(given, excludes)]  # the bar needs the total
     from rich.progress import Progress
 
     with Progress(console=console, transient=True) as progress:

@@ -16,11 +16,12 @@ import io
 import os
 import re
 import tokenize
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
+from itertools import chain, islice
 from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
@@ -239,20 +240,27 @@ def migrate_file(path: str, options: Options) -> FileResult:
 
 
 def run(
-    paths: Sequence[str],
+    paths: Iterable[str],
     options: Options,
     *,
     jobs: int | None = None,
     progress: Callable[[FileResult], None] | None = None,
 ) -> list[FileResult]:
-    """Migrate every path; results come back in the order of `paths`."""
-    results: list[FileResult | None] = [None] * len(paths)
+    """Migrate every path; results come back in the order of `paths`.
+
+    `paths` may be a generator (the CLI passes the directory walk itself): files are read
+    while it goes on, so the workers start on the first files to parse instead of after
+    the whole tree has been listed.
+    """
+    upcoming = iter(paths)
+    listed: list[str] = list(islice(upcoming, EARLY_POOL))
+    results: list[FileResult | None] = []
     wanted = [t for rule in options.rules for t in file_triggers(rule, options.settings.names)]
     wanted_in_scripts = typescript.triggers(options.rules)
     workers = jobs or os.cpu_count() or 1
     # A big run starts its workers at once, so parsing overlaps reading the other files.
     pool = None
-    if workers > 1 and len(paths) >= EARLY_POOL:
+    if workers > 1 and len(listed) >= EARLY_POOL:
         # The workers start with the first batch and load the rules at once.
         pool = ProcessPoolExecutor(workers, initializer=_load_rules)
     submitted: list[tuple[list[int], Future[list[FileResult]]]] = []
@@ -261,7 +269,7 @@ def run(
 
     def submit() -> None:
         assert pool is not None
-        work = [(paths[i], source) for i, source in batch]
+        work = [(listed[i], source) for i, source in batch]
         submitted.append(([i for i, _ in batch], pool.submit(_migrate_batch, options, work)))
         batch.clear()
 
@@ -271,7 +279,10 @@ def run(
             progress(result)
 
     try:
-        for index, path in enumerate(paths):
+        for index, path in enumerate(chain(tuple(listed), upcoming)):
+            if index >= len(listed):
+                listed.append(path)
+            results.append(None)
             try:
                 with open(path, "rb") as handle:
                     source = handle.read()
@@ -289,7 +300,7 @@ def run(
                     submit()
         if batch:
             submit()
-        work = [(paths[i], source) for i, source in local]
+        work = [(listed[i], source) for i, source in local]
         for (index, _), result in zip(local, _migrate_all(work, options, jobs), strict=True):
             done(index, result)
         for indices, future in submitted:
