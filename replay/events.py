@@ -28,6 +28,8 @@ DONE_SENTINEL = "[DONE]"
 PLAIN_EVENT_TYPES = KNOWN_EVENT_TYPES - {"CUSTOM"} - LEGACY_EVENT_NAMES
 """Known types that can never be a legacy approval: validation is all they need."""
 _validate = EVENT_ADAPTER.validator.validate_python
+JSON_KINDS = {dict: "object", list: "array", bool: "boolean", int: "number", float: "number"}
+"""JSON's name for each type `json.loads` gives, for findings about a value's kind."""
 _validate_many = EVENTS_ADAPTER.validator.validate_python
 
 
@@ -207,6 +209,8 @@ def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
     """Validate one raw event against `ag_ui.core`'s event union."""
     event_type = raw.data.get("type")
     # Only CUSTOM events and the 0.2.x top-level chunk types can be legacy approvals.
+    if event_type is not None and not isinstance(event_type, str):
+        return RecordedEvent(raw.location, raw.data, None, raw.text), _not_a_string(raw)
     maybe_legacy = event_type == "CUSTOM" or event_type in LEGACY_EVENT_NAMES
     name = legacy_name(raw.data) if maybe_legacy else None
     legacy = None
@@ -232,6 +236,13 @@ def _invalid(event_type: str, error: ValidationError, location: Location) -> Pro
     path = ".".join(str(part) for part in first["loc"][1:]) or "event"
     message = f"{event_type}: {path}: {first['msg']}"
     return Problem("invalid-event", Severity.ERROR, message, location)
+
+
+def _not_a_string(raw: RawEvent) -> Problem:
+    """A `type` that is a list or an object must not reach a set lookup (unhashable)."""
+    kind = JSON_KINDS.get(type(raw.data["type"]), "value")
+    message = f"event `type` is a JSON {kind}, not a string"
+    return Problem("invalid-event", Severity.ERROR, message, raw.location)
 
 
 def _unknown_type(raw: RawEvent) -> Problem:
@@ -380,7 +391,8 @@ def plain_events(
                 data = parse(frame[0])
             except ValueError:
                 data = None
-            if type(data) is dict and data.get("type") in plain:
+            # A `type` that is a list or object is unhashable: check it is a string first.
+            if type(data) is dict and type(kind := data.get("type")) is str and kind in plain:
                 datas.append(data)
                 frames.append(frame)
                 continue

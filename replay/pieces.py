@@ -272,7 +272,9 @@ def summarize(
     irregular: list[int] = []
     plain_at: list[int] = []
     for at, data in enumerate(datas):
-        if type(data) is dict and data.get("type") in plain and texts[at][:1] == b"{":
+        # A `type` that is a list or object is unhashable: check it is a string first.
+        kind = data.get("type") if type(data) is dict else None
+        if type(kind) is str and kind in plain and texts[at][:1] == b"{":
             plain_at.append(at)
         else:
             irregular.append(positions[at])

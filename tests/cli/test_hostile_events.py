@@ -1,0 +1,55 @@
+"""Hostile event values reach `agui replay` and `agui translate` as findings, never crashes.
+
+Each case here is one a fuzzing campaign (issue 14) found raising a Python exception;
+every test runs the real command on a real file (and on stdin, which takes the other
+decoding path) and asserts the exit code, one finding and no traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+runner = CliRunner()
+RUN_STARTED = b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+RUN_FINISHED = b'data: {"type":"RUN_FINISHED","runId":"r","threadId":"t"}\n\n'
+
+
+def _run(tmp_path: Path, body: bytes, *args: str, stdin: bool = False) -> object:
+    path = tmp_path / "hostile.sse"
+    path.write_bytes(body)
+    target = "-" if stdin else str(path)
+    result = runner.invoke(app, [*args, target], input=body if stdin else None)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.stderr
+    return result
+
+
+@pytest.mark.parametrize(
+    ("event", "finding"),
+    [
+        (b'{"type":[]}', "event `type` is a JSON array, not a string"),
+        (b'{"type":{"a":1}}', "event `type` is a JSON object, not a string"),
+        (b'{"type":"CUSTOM","name":[]}', "CUSTOM: name: Input should be a valid string"),
+        (b'{"type":"CUSTOM","name":{},"value":{}}', "CUSTOM: name: Input should be a valid"),
+    ],
+    ids=["type-list", "type-object", "name-list", "name-object"],
+)
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+def test_a_type_or_name_that_is_a_list_or_object_is_an_invalid_event(
+    tmp_path: Path, event: bytes, finding: str, stdin: bool
+) -> None:
+    body = RUN_STARTED + b"data: " + event + b"\n\n" + RUN_FINISHED
+    for args in (["replay", "--check"], ["replay", "--json"], ["replay"]):
+        result = _run(tmp_path, body, *args, stdin=stdin)
+        assert result.exit_code == 1, (args, result.stderr)
+        found = result.stdout + result.stderr
+        assert finding in found
+        assert "[invalid-event]" in found
+    translated = _run(tmp_path, body, "translate", stdin=stdin)
+    assert translated.exit_code == 0
+    assert translated.stdout.encode() == body  # nothing legacy in it: passed through
