@@ -361,8 +361,10 @@ def _group_deltas(
     parts: list[str] = []
     for at, data in zip(positions, datas, strict=True):
         id_key = id_keys.get(data["type"])
-        if id_key is not None:
-            stream_id = data[id_key]
+        # `ag_ui.core` also accepts the snake_case name (`message_id`): such an event
+        # stays out of stretches, which are keyed by the camelCase one.
+        stream_id = data.get(id_key) if id_key is not None else None
+        if stream_id is not None:
             if first >= 0 and at == last + 1 and data["type"] == kind and stream_id == stream:
                 parts.append(data["delta"])
                 last = at

@@ -281,3 +281,36 @@ def test_replay_json_and_check_are_the_same_with_and_without_pieces(
         assert with_pieces[1:] == without[1:]
     assert results[0][2] == 1
     assert results[0][3].count("\n") > 1000
+
+
+SNAKE_CASE = (
+    b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_START","message_id":"m","role":"assistant"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","message_id":"m","delta":"he"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","message_id":"m","delta":"llo"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","message_id":"m","delta":"!"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_END","message_id":"m"}\n\n'
+    b'data: {"type":"TOOL_CALL_START","tool_call_id":"c","tool_call_name":"f"}\n\n'
+    b'data: {"type":"TOOL_CALL_ARGS","tool_call_id":"c","delta":"{}"}\n\n'
+    b'data: {"type":"TOOL_CALL_END","tool_call_id":"c"}\n\n'
+    b'data: {"type":"RUN_FINISHED","runId":"r","threadId":"t"}\n\n'
+)
+"""Ids by their snake_case names, which `ag_ui.core` accepts (`populate_by_name`)."""
+
+
+@pytest.mark.parametrize("helper", [False, True], ids=["alone", "helper"])
+def test_snake_case_ids_decode_in_pieces_as_in_one_stream(
+    tiny_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helper: bool
+) -> None:
+    if helper:
+        monkeypatch.setattr(replay.piece_reader, "HELPER_MIN_SIZE", 0)
+    path = tmp_path / "snake.sse"
+    path.write_bytes(b"".join(SNAKE_CASE.replace(b'"r"', b'"r%d"' % n) for n in range(5)))
+    reference = _reference(path)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
+    runner = CliRunner()
+    for args in (["--check"], ["--check", "--json"], ["--format", "sarif"], []):
+        result = runner.invoke(app, ["replay", *args, str(path)])
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert result.exit_code == 0, (args, result.stderr)
