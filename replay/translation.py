@@ -66,8 +66,18 @@ _WIRE_MESSAGE_KEYS = (
 
 
 def compact_json(value: Any) -> str:
-    """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept.
+
+    A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form, and the
+    output must be UTF-8: it stays escaped, as it was recorded.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Surrogates occur only inside JSON strings, where `\uXXXX` is their escape.
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ decoding path) and asserts the exit code, one finding and no traceback.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,55 @@ def test_a_type_or_name_that_is_a_list_or_object_is_an_invalid_event(
     translated = _run(tmp_path, body, "translate", stdin=stdin)
     assert translated.exit_code == 0
     assert translated.stdout.encode() == body  # nothing legacy in it: passed through
+
+
+SURROGATE_APPROVAL = (
+    RUN_STARTED
+    + b'data: {"type":"CUSTOM","name":"approval-requested","value":{"toolCallId":"c\\ud800",'
+    b'"toolName":"transfer","input":{"a":"\\ud800 \xc3\xa9"},"approval":{"id":"a1"}}}\n\n'
+    + RUN_FINISHED
+)
+"""A legacy approval (rewritten by translate) holding lone surrogate escapes."""
+
+
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+def test_translate_keeps_a_lone_surrogate_escaped_in_an_event_it_rewrites(
+    tmp_path: Path, stdin: bool
+) -> None:
+    result = _run(tmp_path, SURROGATE_APPROVAL, "translate", stdin=stdin)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout_bytes
+    out.decode("utf-8")  # valid UTF-8
+    terminal = next(line for line in out.splitlines() if b'"interrupts"' in line)
+    interrupt = json.loads(terminal[len(b"data: ") :])["outcome"]["interrupts"][0]
+    assert interrupt["toolCallId"] == "c\ud800"
+    assert interrupt["metadata"]["input"] == {"a": "\ud800 é"}
+    again = _run(tmp_path, out, "translate")
+    assert again.exit_code == 0
+    assert again.stdout_bytes == out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--check"],
+        ["--json"],
+        ["--format", "json"],
+        ["--format", "junit"],
+        ["--format", "sarif"],
+    ],
+)
+def test_replay_writes_a_lone_surrogate_escaped_in_every_format(
+    tmp_path: Path, args: list[str]
+) -> None:
+    body = (
+        b'data: {"type":"RUN_STARTED","runId":"r\\ud800","threadId":"t"}\n\n'
+        b'data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}\n\n'
+        b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}\n\n'
+    )
+    result = _run(tmp_path, body, "replay", *args)
+    assert result.exit_code == 1, result.stderr
+    assert "run r\\ud800 ends without RUN_FINISHED" in result.stdout + result.stderr
+    if args == ["--format", "json"]:
+        assert json.loads(result.stdout)["findings"][0]["message"].startswith("run r\ud800")
