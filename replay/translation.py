@@ -221,8 +221,21 @@ class Translator:
         if held is None and self._run.started:
             # The run never finished: the terminal goes after its last event.
             anchor = RawEvent(self._run.location or anchor.location, anchor.data, anchor.text)
+        run = self._run
         out = self._terminal(anchor, held, batch)
-        self._run = _Run()
+        # Left as reading the output back would leave it (idempotence): the run, or the
+        # one its synthesised RUN_STARTED began, finished by the native terminal.
+        if not run.started:
+            finish = out[-1]
+            assert isinstance(finish, RawEvent)
+            run = _Run(
+                started=True,
+                run_id=finish.data["runId"],
+                thread_id=finish.data["threadId"],
+                location=finish.location,
+            )
+        run.finished = True
+        self._run = run
         self._after_terminal = True
         return out
 
@@ -574,12 +587,13 @@ class Translator:
             notices.append(
                 self._notice(TRANSLATED, f"removed retired optional {fields}", raw.location)
             )
-        if new is data and event_type == "RUN_FINISHED" and not _text(data.get("threadId")):
+        # After any other repair too: a second pass must find nothing left to repair.
+        if event_type == "RUN_FINISHED" and not _text(new.get("threadId")):
             thread_id = self._run.thread_id or (
                 _text(self.request.get("threadId")) if self.request else None
             )
             if thread_id is not None:
-                new = _insert_after(data, "runId", "threadId", thread_id)
+                new = _insert_after(new, "runId", "threadId", thread_id)
                 notices.append(
                     self._notice(
                         INVENTED,
