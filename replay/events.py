@@ -16,6 +16,7 @@ from ag_ui.core import Event, EventType
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import from_json
 
+from replay import bounded_json
 from replay.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.problems import Location, Problem, Severity
 from replay.sse import Frame, FrameKind, SseMessage, SseStream, as_message
@@ -187,11 +188,12 @@ def _parse_message(
         )
     try:
         # pydantic-core's parser is ~3x faster than json.loads; json.loads stays the
-        # judge for what it rejects (lone surrogates) and for the error message.
+        # judge for what it rejects (lone surrogates) and for the error message, and
+        # `bounded_json` for how deep it may nest.
         data = from_json(text)
     except ValueError:
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text)
         except ValueError as error:
             reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
             out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))

@@ -9,7 +9,6 @@ whole.
 from __future__ import annotations
 
 import base64
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from replay import bounded_json
 from replay.errors import UnreadableInput
 from replay.sse import SseMessage, SseStream, decode_chunks
 
@@ -85,7 +85,7 @@ def sidecar_request_path(path: Path) -> Path | None:
 def load_request(path: Path) -> dict[str, Any]:
     """Read a request body JSON file; it must hold one JSON object."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8", errors="replace"))
+        data = bounded_json.loads(path.read_bytes().decode("utf-8", errors="replace"))
     except OSError as error:
         raise UnreadableInput(f"{path}: {error.strerror or error}") from None
     except ValueError as error:
@@ -182,7 +182,7 @@ def _header_map(headers: Any) -> dict[str, str]:
 def har_exchanges(name: str, data: bytes) -> Iterator[Exchange]:
     """Every HAR entry whose response is an event stream (or NDJSON) becomes an exchange."""
     try:
-        document = json.loads(data.decode("utf-8", errors="replace"))
+        document = bounded_json.loads(data.decode("utf-8", errors="replace"))
     except ValueError as error:
         raise UnreadableInput(f"{name}: not a valid HAR file (invalid JSON: {error})") from None
     log = document.get("log") if isinstance(document, dict) else None
@@ -224,7 +224,7 @@ def _request_body(request: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(text, str):
         return None
     try:
-        body = json.loads(text)
+        body = bounded_json.loads(text)
     except ValueError:
         return None
     return body if isinstance(body, dict) else None

@@ -106,3 +106,32 @@ def test_replay_writes_a_lone_surrogate_escaped_in_every_format(
     assert "run r\\ud800 ends without RUN_FINISHED" in result.stdout + result.stderr
     if args == ["--format", "json"]:
         assert json.loads(result.stdout)["findings"][0]["message"].startswith("run r\ud800")
+
+
+@pytest.mark.parametrize("depth", [300, 1000, 5000])
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+def test_deeply_nested_json_is_an_invalid_json_finding(
+    tmp_path: Path, depth: int, stdin: bool
+) -> None:
+    nested = b"[" * depth + b"]" * depth
+    body = RUN_STARTED + b'data: {"type":"CUSTOM","name":"x","value":' + nested + b"}\n\n"
+    body += RUN_FINISHED
+    finding = "invalid JSON: nested deeper than 256 levels [invalid-json]"
+    for args in (["replay", "--check"], ["replay", "--json"], ["replay"]):
+        result = _run(tmp_path, body, *args, stdin=stdin)
+        assert result.exit_code == 1, (args, result.stderr)
+        assert finding in result.stdout + result.stderr
+    translated = _run(tmp_path, body, "translate", stdin=stdin)
+    assert translated.exit_code == 0
+    assert translated.stdout_bytes == body
+    assert finding in translated.stderr
+
+
+def test_a_deeply_nested_har_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep.har"
+    path.write_text('{"log":{"entries":[],"x":' + "[" * 5000 + "]" * 5000 + "}}")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"agui: {path}: not a valid HAR file (invalid JSON: nested deeper than 256 levels)\n"
+    )
