@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from replay import bounded_json
 from replay.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED
 from replay.pieces import (
     PIECE_SIZE,
@@ -76,12 +77,30 @@ def layout(fd: int, size: int, piece_size: int = PIECE_SIZE) -> Layout | None:
             return None
         piece = os.pread(fd, end - start, start)
         frames = one_line_frames(piece) if len(piece) == end - start else 0
-        if not frames or (number and not piece.startswith(RUN_STARTED_FRAME)):
+        if not frames:
             return None
-        starts.append(Position(start, lines, events))
+        if not number or _starts_a_run(piece):
+            starts.append(Position(start, lines, events))
+        elif end - starts[-1].offset > MAX_SUMMARISED:
+            return None
+        # Else it only looks like a RUN_STARTED frame: it goes with the piece before.
         lines += 2 * frames
         events += frames
     return Layout(tuple(starts), size) if len(starts) > 1 else None
+
+
+def _starts_a_run(piece: bytes) -> bool:
+    """Whether the piece's first frame is one the one-stream translator starts a run at:
+    a JSON object whose `type` is `RUN_STARTED` — not bytes that only start like one
+    (invalid JSON, a later duplicate `type` key, nesting past the limit)."""
+    if not piece.startswith(RUN_STARTED_FRAME):
+        return False
+    line = piece[len(b"data: ") : piece.index(b"\n")]
+    try:
+        data = bounded_json.loads(line.decode("utf-8", errors="replace"))
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "RUN_STARTED"
 
 
 def _run_bounds(read_at: ReadAt, size: int, piece_size: int) -> list[int]:
