@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import tempfile
 from itertools import pairwise
 from pathlib import Path
@@ -314,3 +315,49 @@ def test_snake_case_ids_decode_in_pieces_as_in_one_stream(
         result = runner.invoke(app, ["replay", *args, str(path)])
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert result.exit_code == 0, (args, result.stderr)
+
+
+class Frozen(Exception):
+    """Raised by the alarm: the reader was still waiting (not an OSError, which the
+    reader catches from its pipe)."""
+
+
+@pytest.fixture
+def alarm() -> Any:
+    """Fail (instead of hanging the suite) when a test runs for more than 20 seconds."""
+
+    def expire(signum: int, frame: Any) -> None:
+        raise Frozen("the reader waited for a frozen helper")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("when", ["at-once", "mid-answer"])
+def test_a_frozen_helper_is_given_up_after_a_bounded_wait(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, alarm: None, when: str
+) -> None:
+    path = tmp_path / "all.sse"
+    path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) * 2)
+    reference = _reference(path)
+    original = replay.work_sharing._serve
+
+    def freezing(work: Any, commands: int, results: int) -> None:
+        if when == "at-once":
+            os.kill(os.getpid(), signal.SIGSTOP)
+        real_write = replay.work_sharing._write_all
+
+        def half_then_freeze(fd: int, data: bytes) -> None:
+            real_write(fd, data[: len(data) // 2])
+            os.kill(os.getpid(), signal.SIGSTOP)
+
+        replay.work_sharing._write_all = half_then_freeze  # type: ignore[assignment]
+        original(work, commands, results)
+
+    monkeypatch.setattr(replay.work_sharing, "_serve", freezing)
+    monkeypatch.setattr(replay.work_sharing, "PATIENCE", 0.3, raising=False)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
