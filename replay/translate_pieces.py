@@ -181,14 +181,30 @@ def _translated(
         return compute(number, _CLOSED if ahead else state)
 
     helper = Helper.start(lambda number: compute(number, _CLOSED))
+    last = len(pieces.starts) - 1
     try:
-        for number, done in enumerate(in_order(len(pieces.starts), helper, local, accept)):
+        for number, done in enumerate(in_order(last, helper, local, accept)):
             if done.reasoning_before != state:
                 done = compute(number, state)
             translator.changed = translator.changed or done.changed
             state = done.reasoning_after
             yield from done.items
+        # The last piece, here and in turn, to the file's real end: a file still being
+        # written (`curl -N > file`) is translated as far as the one-stream path reads it.
+        start = pieces.starts[last]
+        rest = translate_piece(source, _read_to_end(fd, start.offset), start, translator, state)
+        translator.changed = translator.changed or rest.changed
+        yield from rest.items
     finally:
         if helper is not None:
             helper.stop()
         os.close(fd)
+
+
+def _read_to_end(fd: int, start: int) -> bytes:
+    """The file's bytes from `start` to its end as it is now (it may have grown)."""
+    parts: list[bytes] = []
+    while chunk := os.pread(fd, 1 << 20, start):
+        parts.append(chunk)
+        start += len(chunk)
+    return b"".join(parts)

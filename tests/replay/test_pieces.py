@@ -361,3 +361,43 @@ def test_a_frozen_helper_is_given_up_after_a_bounded_wait(
     monkeypatch.setattr(replay.work_sharing, "PATIENCE", 0.3, raising=False)
     assert _expanded(_pieces(path, fold_deltas=True)) == reference
     assert _expanded(_pieces(path, fold_deltas=False)) == reference
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        (FRAMES[0] + FRAMES[1], FRAMES[2] + FRAMES[5]),
+        (FRAMES[0] + FRAMES[1], b'data: {"type":"RUN_FINI'),
+        (FRAMES[0] + b'data: {"type":"TEXT_MESSAGE_START",', b'"messageId":"m"}\n\n' + FRAMES[5]),
+        (b"", FRAMES[0]),
+    ],
+    ids=["frames", "unterminated", "mid-frame", "empty"],
+)
+@pytest.mark.parametrize("helper", [False, True], ids=["alone", "helper"])
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_real_end(
+    tiny_pieces: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    first: bytes,
+    later: bytes,
+    helper: bool,
+) -> None:
+    if helper:
+        monkeypatch.setattr(replay.piece_reader, "HELPER_MIN_SIZE", 0)
+    path = tmp_path / "live.sse"
+    body = b"".join(FRAMES) * 3 if first else b""
+    original = replay.piece_reader.piece_bounds
+
+    def then_grow(*args: Any) -> list[int]:
+        bounds = original(*args)  # the size seen at open is already taken
+        with path.open("ab") as handle:
+            handle.write(later)
+        return bounds
+
+    for fold_deltas in (True, False):
+        path.write_bytes(body + first)
+        monkeypatch.setattr(replay.piece_reader, "piece_bounds", then_grow)
+        items = _expanded(_pieces(path, fold_deltas=fold_deltas))
+        monkeypatch.setattr(replay.piece_reader, "piece_bounds", original)
+        assert path.read_bytes() == body + first + later
+        assert items == _reference(path)

@@ -251,3 +251,31 @@ def _paused_run(number: int) -> bytes:
             {"type": "RUN_FINISHED", "runId": run, "threadId": "t"},
         ]
     )
+
+
+@pytest.mark.parametrize(
+    "later",
+    [_paused_run(9), b'data: {"type":"RUN_STARTED","runId":"z"', b": just a comment\n\n"],
+    ids=["run", "unterminated", "comment"],
+)
+def test_a_file_that_grows_while_it_is_translated_is_read_to_its_real_end(
+    small_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: bytes
+) -> None:
+    path = tmp_path / "live.sse"
+    body = b"".join(_paused_run(n) for n in range(6))
+    path.write_bytes(body + later)
+    with monkeypatch.context() as patch:  # the one-stream translation of the grown file
+        patch.setattr(replay.translate_pieces, "translate_file", lambda *a, **k: None)
+        whole = _translate(path)
+    original = replay.translate_pieces.layout
+
+    def then_grow(*args: Any) -> Any:
+        found = original(*args)  # the size seen at open is already taken
+        assert found is not None
+        with path.open("ab") as handle:
+            handle.write(later)
+        return found
+
+    path.write_bytes(body)
+    monkeypatch.setattr(replay.translate_pieces, "layout", then_grow)
+    assert _translate(path) == whole
