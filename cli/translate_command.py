@@ -25,6 +25,7 @@ from replay.recording import (
     looks_like_har,
     open_input,
     read_chunks,
+    refuse_unreadable,
     sidecar_request_path,
 )
 
@@ -141,6 +142,7 @@ def _translate_one(
                 " (view a HAR translated with `agui replay --native`)"
             )
         source = STDIN_LABEL if name == STDIN else name
+        refuse_unreadable(source, head)
         pieces = None
         if name != STDIN and Path(name).is_file():
             from replay.translate_pieces import translate_file

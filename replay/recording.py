@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -61,6 +62,27 @@ def looks_like_har(head: bytes) -> bool:
     if first_line == b"{":
         return True
     return first_line.startswith(b'{"log"') or first_line.startswith(b'{ "log"')
+
+
+def refuse_unreadable(name: str, head: bytes) -> None:
+    """Raise `UnreadableInput` for a recording that cannot hold one event per line:
+    UTF-16 text, or a JSON array of events. Read on, either holds no event at all, and
+    "empty recording" would not say what is wrong or what to do."""
+    sample = head[:256]
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")) or (
+        len(sample) >= 4 and max(sample[0::2].count(0), sample[1::2].count(0)) > len(sample) // 4
+    ):
+        raise UnreadableInput(
+            f"{name}: UTF-16 text; recordings are UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"
+        )
+    if _JSON_ARRAY.match(head.lstrip(b"\xef\xbb\xbf \t\r\n")):
+        raise UnreadableInput(
+            f"{name}: a JSON array of events, not one event per line;"
+            " write one per line (jq -c '.[]') or as SSE `data:` lines"
+        )
+
+
+_JSON_ARRAY = re.compile(rb"\[\s*(\{|\]\s*$)")
 
 
 def sidecar_request_path(path: Path) -> Path | None:
@@ -127,6 +149,7 @@ def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) ->
         if looks_like_har(head):
             yield from har_exchanges(STDIN_LABEL, head + stream.read())
             return
+        refuse_unreadable(STDIN_LABEL, head)
         yield Exchange(STDIN_LABEL, decode_chunks(read_chunks(stream, head)))
         return
     path = Path(name)
@@ -135,6 +158,7 @@ def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) ->
         if path.suffix.lower() == ".har" or looks_like_har(head):
             yield from har_exchanges(name, head + handle.read())
             return
+        refuse_unreadable(name, head)
         request: dict[str, Any] | None = None
         request_source: str | None = None
         sidecar = sidecar_request_path(path) if sidecars else None

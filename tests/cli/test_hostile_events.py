@@ -135,3 +135,46 @@ def test_a_deeply_nested_har_file_is_refused_in_one_line(tmp_path: Path) -> None
     assert result.stderr == (
         f"agui: {path}: not a valid HAR file (invalid JSON: nested deeper than 256 levels)\n"
     )
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "transfer-approval.sse"
+UTF16 = "agui: {}: UTF-16 text; recordings are UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)\n"
+ARRAY = (
+    "agui: {}: a JSON array of events, not one event per line;"
+    " write one per line (jq -c '.[]') or as SSE `data:` lines\n"
+)
+
+
+def _events() -> list[object]:
+    text = EXAMPLE.read_text()
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (EXAMPLE.read_text().encode("utf-16"), UTF16),
+        (EXAMPLE.read_text().encode("utf-16-le"), UTF16),
+        (EXAMPLE.read_text().encode("utf-16-be"), UTF16),
+        (json.dumps(_events()).encode(), ARRAY),
+        (b"\xef\xbb\xbf" + json.dumps(_events(), indent=2).encode(), ARRAY),
+        (b"[]\n", ARRAY),
+    ],
+    ids=["utf-16-bom", "utf-16-le", "utf-16-be", "array", "array-indented", "empty-array"],
+)
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--check"], ["translate"]])
+def test_utf16_and_json_arrays_are_refused_saying_what_is_wrong(
+    tmp_path: Path, body: bytes, expected: str, stdin: bool, command: list[str]
+) -> None:
+    result = _run(tmp_path, body, *command, stdin=stdin)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    name = "<stdin>" if stdin else str(tmp_path / "hostile.sse")
+    assert result.stderr == expected.format(name)
+
+
+def test_an_event_that_is_an_array_is_still_a_finding(tmp_path: Path) -> None:
+    result = _run(tmp_path, b"data: [1, 2]\n\n", "replay", "--check")
+    assert result.exit_code == 1
+    assert "not-an-object" in result.stdout
