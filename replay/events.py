@@ -29,6 +29,10 @@ DONE_SENTINEL = "[DONE]"
 PLAIN_EVENT_TYPES = KNOWN_EVENT_TYPES - {"CUSTOM"} - LEGACY_EVENT_NAMES
 """Known types that can never be a legacy approval: validation is all they need."""
 _validate = EVENT_ADAPTER.validator.validate_python
+MAX_EVENT_SIZE = 16 << 20
+"""The longest event data (characters) agui parses: a longer one is an `event-too-large`
+finding, skipped. Parsing an event takes about five times its size in memory (README
+"Limits")."""
 JSON_KINDS = {dict: "object", list: "array", bool: "boolean", int: "number", float: "number"}
 """JSON's name for each type `json.loads` gives, for findings about a value's kind."""
 _validate_many = EVENTS_ADAPTER.validator.validate_python
@@ -135,7 +139,7 @@ def parse_frames(
     noticed = [False]
     parse = from_json
     for index, frame in enumerate(frames, start_index):
-        if type(frame) is tuple and frame[0][:1] == "{":
+        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             text = frame[0]
             try:
                 data = parse(text)
@@ -176,6 +180,11 @@ def _parse_message(
     text = message.data
     if text.strip() == DONE_SENTINEL:
         out.append(EndOfStream(location))
+        return out
+    if len(text) > MAX_EVENT_SIZE:
+        size = f"{len(text) / (1 << 20):.1f} MB"
+        what = f"event data of {size} is over agui's limit of {MAX_EVENT_SIZE >> 20} MB; skipped"
+        out.append(Problem("event-too-large", Severity.ERROR, what, location))
         return out
     if "\n" in text:
         out.append(
@@ -388,7 +397,7 @@ def plain_events(
     plain = PLAIN_EVENT_TYPES
     parse = from_json
     for position, frame in enumerate(batch):
-        if type(frame) is tuple and frame[0][:1] == "{":
+        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             try:
                 data = parse(frame[0])
             except ValueError:

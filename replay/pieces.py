@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
+import replay.events
 from replay.delta_templates import DELTA_ID_KEYS, DeltaTemplates
 from replay.events import (
     CHECKED,
@@ -244,6 +245,8 @@ def summarize(
     parsed and validated. `with_colds`: send the parsed plain events outside `runs`
     along (the reader then need not parse them again).
     """
+    if len(piece) > replay.events.MAX_EVENT_SIZE:
+        return None  # a frame may be over the limit: the decoder reports it
     if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
         return None
     if not piece.isascii():

@@ -141,9 +141,10 @@ class SseDecoder:
             self._more.append(chunk)
             return out
         if self._more:
-            self._buffer = b"".join([self._buffer, *self._more])
+            data = b"".join([self._buffer, *self._more, chunk])
             self._more = []
-        data = self._buffer + chunk
+        else:
+            data = self._buffer + chunk
         if not self._seen_start:
             if len(data) < len(BOM) and BOM.startswith(data):
                 self._buffer = data

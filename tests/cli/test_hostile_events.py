@@ -178,3 +178,49 @@ def test_an_event_that_is_an_array_is_still_a_finding(tmp_path: Path) -> None:
     result = _run(tmp_path, b"data: [1, 2]\n\n", "replay", "--check")
     assert result.exit_code == 1
     assert "not-an-object" in result.stdout
+
+
+def _long_event(size: int) -> bytes:
+    delta = b"x" * size
+    return (
+        RUN_STARTED
+        + b'data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}\n\n'
+        + b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"'
+        + delta
+        + b'"}\n\n'
+        + b'data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n'
+        + RUN_FINISHED
+    )
+
+
+def test_an_event_over_the_size_limit_is_a_finding_and_is_not_parsed(tmp_path: Path) -> None:
+    body = _long_event(17 << 20)  # the real limit: 16 MB
+    finding = "event data of 17.0 MB is over agui's limit of 16 MB; skipped [event-too-large]"
+    for stdin in (False, True):
+        result = _run(tmp_path, body, "replay", "--check", stdin=stdin)
+        assert result.exit_code == 1
+        assert finding in result.stdout
+        assert "unknown-message-id" not in result.stdout  # the stream reads on after it
+    translated = _run(tmp_path, body, "translate")
+    assert translated.exit_code == 0
+    assert translated.stdout_bytes == body
+    assert finding.replace("error: ", "") in translated.stderr
+
+
+@pytest.mark.parametrize("helper", [False, True], ids=["alone", "helper"])
+def test_the_size_limit_is_the_same_in_pieces_and_in_one_stream(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helper: bool
+) -> None:
+    import replay.events
+    import replay.piece_reader
+
+    monkeypatch.setattr(replay.events, "MAX_EVENT_SIZE", 3000)
+    monkeypatch.setattr(replay.piece_reader, "PIECE_SIZE", 700)
+    if helper:
+        monkeypatch.setattr(replay.piece_reader, "HELPER_MIN_SIZE", 0)
+    body = b"".join(_long_event(size) for size in (100, 2900, 3001, 5000, 20))
+    from_file = _run(tmp_path, body, "replay", "--check")
+    from_stdin = _run(tmp_path, body, "replay", "--check", stdin=True)
+    assert from_file.stdout.count("[event-too-large]") == 2
+    path = str(tmp_path / "hostile.sse")
+    assert from_file.stdout == from_stdin.stdout.replace("<stdin>", path)
