@@ -74,7 +74,7 @@ def test_replay_and_translate_never_raise(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "in.sse"
         path.write_bytes(data)
-        for args in (["--check"], ["--json"], [], ["--format", "sarif"]):
+        for args in (["--check"], ["--json"], [], ["--format", "sarif"], ["--native"]):
             code, _, _ = _invoke("replay", *args, str(path))
             assert code in (0, 1, 2)
         code, _, _ = _invoke("translate", str(path))
