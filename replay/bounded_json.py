@@ -19,7 +19,8 @@ MAX_DEPTH = 256
 
 
 class TooDeep(ValueError):
-    """JSON nested deeper than `MAX_DEPTH`; the message is TanStack-neutral and short."""
+    """JSON nested deeper than `MAX_DEPTH`: a `ValueError`, so every caller that reports
+    invalid JSON reports this too (a server answers it as any bad body: TanStack's 400)."""
 
     def __init__(self) -> None:
         super().__init__(f"nested deeper than {MAX_DEPTH} levels")
