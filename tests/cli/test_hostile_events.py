@@ -211,13 +211,13 @@ def test_an_event_over_the_size_limit_is_a_finding_and_is_not_parsed(tmp_path: P
 def test_the_size_limit_is_the_same_in_pieces_and_in_one_stream(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helper: bool
 ) -> None:
-    import replay.events
-    import replay.piece_reader
+    import replay.large.piece_reader
+    import replay.wire.events
 
-    monkeypatch.setattr(replay.events, "MAX_EVENT_SIZE", 3000)
-    monkeypatch.setattr(replay.piece_reader, "PIECE_SIZE", 700)
+    monkeypatch.setattr(replay.wire.events, "MAX_EVENT_SIZE", 3000)
+    monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 700)
     if helper:
-        monkeypatch.setattr(replay.piece_reader, "HELPER_MIN_SIZE", 0)
+        monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
     body = b"".join(_long_event(size) for size in (100, 2900, 3001, 5000, 20))
     from_file = _run(tmp_path, body, "replay", "--check")
     from_stdin = _run(tmp_path, body, "replay", "--check", stdin=True)
