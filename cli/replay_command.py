@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -29,6 +29,9 @@ from replay.pacing import FAST, Pace, Pacer, Sleep
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from replay.html_report import HtmlReport
+    from replay.html_report.model import Summary
 
 MAX_PACE_GAP = 5.0
 """Longest pause `--pace` inserts between two events, in seconds (after scaling): a
@@ -57,6 +60,8 @@ class ReplayOptions:
     normalize: bool = False
     native: bool = False
     tools: Path | None = None
+    html: Path | None = None
+    """`--html`: also write the self-contained report page there."""
 
     @property
     def report(self) -> ReportFormat | None:
@@ -114,7 +119,7 @@ def run_replay(
     translate = _translator(tools) if options.native else None
     report = options.report
     timeline = None
-    if report is None and not options.json_events:
+    if report is None and not options.json_events and options.html is None:
         from rich.console import Console
 
         from cli.timeline import Timeline
@@ -122,7 +127,7 @@ def run_replay(
         timeline = Timeline(out or Console(highlight=False))
     write = sys.stdout.write
     pacer = None
-    if report is None and options.pace.factor is not None:
+    if report is None and options.html is None and options.pace.factor is not None:
         pacer = Pacer(options.pace, sleep, max_gap=MAX_PACE_GAP)
     normalizer = Normalizer() if options.normalize else None
     builder = TranscriptBuilder()
@@ -148,15 +153,19 @@ def run_replay(
             if isinstance(item, RunTranscript):
                 if timeline is not None:
                     timeline.run(item)
+                if page is not None:
+                    page.run(item)
                 emit(checker.run(item))
                 continue
             counts[effective_severity(item, strict=options.strict)] += 1
             failed = failed or is_failure(item, strict=options.strict)
+            if page is not None:
+                page.problem(item)
             if report is not None:
                 found.append(item)
             elif timeline is not None:
                 timeline.problem(item)
-            else:
+            elif page is None or options.json_events:
                 flush_lines()
                 stderr_line(str(item))
 
@@ -180,7 +189,10 @@ def run_replay(
         if produced:
             emit(x for x in produced if not isinstance(x, RunTranscript))
 
-    plain_events = normalizer is None and pacer is None and timeline is None
+    # The page needs every run's transcript, which the check loop does not build.
+    plain_events = (
+        normalizer is None and pacer is None and timeline is None and options.html is None
+    )
 
     class LinesAndFindings:
         """The check loop's sink when nothing is shown or paced per event."""
@@ -200,6 +212,7 @@ def run_replay(
     # Millions of short-lived event objects pass through: hiding import-time objects
     # from the collector and collecting young objects less often keeps it cheap (there
     # are next to no reference cycles to find; refcounting frees the events).
+    page = _html_report(options) if options.html is not None else None
     thresholds = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
@@ -246,9 +259,13 @@ def run_replay(
         emit(builder.finish())
         emit(checker.finish())
         flush_lines()
+        if page is not None:
+            page.finish()
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+        if page is not None:
+            page.discard()
     if timeline is not None:
         timeline.close()
 
@@ -264,7 +281,30 @@ def run_replay(
         write(junit_report(found, sources, strict=options.strict))
     if report is not None or counts.total():
         stderr.print(f"agui replay: {summary_line(counts)}", markup=False)
+    if page is not None and page.summary is not None:
+        stderr_line(f"agui replay: wrote {options.html} ({_page_line(page.summary)})")
     return ExitCode.FINDINGS if failed else ExitCode.OK
+
+
+def _html_report(options: ReplayOptions) -> HtmlReport:
+    """Start the `--html` page, with the interrupt wording the timeline uses."""
+    from cli.timeline import KIND_LABELS, answer_hint
+    from replay.batch import kind_of
+    from replay.html_report import HtmlReport
+
+    def describe(descriptor: Mapping[str, Any]) -> tuple[str, str]:
+        return KIND_LABELS[kind_of(descriptor)], answer_hint(dict(descriptor))
+
+    assert options.html is not None
+    return HtmlReport.start(
+        options.html, options.recordings, native=options.native, describe=describe
+    )
+
+
+def _page_line(summary: Summary) -> str:
+    runs = f"{summary.runs} run{'' if summary.runs == 1 else 's'}"
+    paused = f"{summary.paused} paused, {summary.unanswered} unanswered interrupt"
+    return f"{runs}, {paused}{'' if summary.unanswered == 1 else 's'}"
 
 
 Translate = Callable[[dict[str, Any] | None], Callable[[Iterable[Any]], Iterator[Any]]]
@@ -347,6 +387,13 @@ def replay(
         help="Tool declarations (JSON) used by --native to build interrupt descriptors.",
         show_default=False,
     ),
+    html: Path | None = typer.Option(
+        None,
+        "--html",
+        metavar="OUT",
+        help="Also write one self-contained HTML page of the runs, pauses, answers and findings.",
+        show_default=False,
+    ),
     serve: str | None = typer.Option(
         None,
         "--serve",
@@ -389,7 +436,12 @@ def replay(
             normalize=normalize,
             native=native,
             tools=tools,
+            html=html,
         )
+        if html is not None and serve is not None:
+            raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
+        if html is not None and options.pace.factor is not None:
+            raise InvalidRequest("--pace paces the timeline; --html writes a file at once")
         if serve is None and (verbatim or log is not None or line_endings != "lf"):
             raise InvalidRequest("--verbatim, --line-endings and --log are only used with --serve")
         if serve is not None:
