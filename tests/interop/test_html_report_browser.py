@@ -86,12 +86,18 @@ def test_two_approvals_and_their_answers(see: Any) -> None:
     transfer = resumes["#" + interrupts["approval_call_transfer_1"]["anchor"]]
     assert '"approved": true' in transfer
     # Resume entry → its interrupt → back to the resume entry: two clicks, both land.
-    to_interrupt, back = seen["clicks"]
+    to_interrupt, back, from_summary, to_answer = seen["clicks"]
     assert to_interrupt["visible"]
     assert to_interrupt["hash"] == page["resumes"][0]["link"]
     assert to_interrupt["text"].startswith("interrupt approval_call_delete_1")
     assert back["visible"]
     assert back["hash"] == "#" + page["resumes"][0]["anchor"]
+    # From the summary's list of pauses to the answer: two clicks.
+    assert from_summary["hash"] == "#" + interrupts["approval_call_transfer_1"]["anchor"]
+    assert from_summary["visible"]
+    assert to_answer["hash"] == interrupts["approval_call_transfer_1"]["answers"][0]
+    assert to_answer["visible"]
+    assert to_answer["text"].startswith("answers approval_call_transfer_1: resolved")
     assert seen["unfolded"] == "Two actions need approval."
 
 
@@ -203,3 +209,13 @@ def test_viewer_needs_its_arguments(interop_node: NodeTools, native_project: Pat
     )
     assert done.returncode == 2
     assert done.stderr.startswith("usage:")
+
+
+def test_the_readme_example_follows_a_pause_to_its_answer(see: Any) -> None:
+    seen = see("session", str(EXAMPLES / "session.har"))
+    from_summary, to_answer = seen["clicks"][2:]
+    assert from_summary["text"].startswith("interrupt approval_call_transfer_1")
+    assert to_answer["visible"]
+    assert (
+        to_answer["text"] == 'answers approval_call_transfer_1: resolved\n{\n  "approved": true\n}'
+    )

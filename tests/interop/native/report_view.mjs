@@ -130,6 +130,18 @@ try {
     }
   }
 
+  // Follow a pause from the summary to its answer: two clicks.
+  const pauseLink = page.locator("#summary .pause-link").first();
+  if ((await pauseLink.count()) > 0) {
+    await pauseLink.click();
+    result.clicks.push({ from: "summary", ...(await inView()) });
+    const answer = page.locator(`${await page.evaluate(() => location.hash)} .answer-links a`);
+    if ((await answer.count()) > 0) {
+      await answer.first().click();
+      result.clicks.push({ from: "pause", ...(await inView()) });
+    }
+  }
+
   // A folded text renders when opened.
   const fold = page.locator("details.lazy.text > summary").first();
   if ((await fold.count()) > 0) {
