@@ -438,6 +438,8 @@ def replay(
             tools=tools,
             html=html,
         )
+        if html is not None and str(html) == "-":
+            raise InvalidRequest("--html writes a file; give it a path, not -")
         if html is not None and serve is not None:
             raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
         if html is not None and options.pace.factor is not None:

@@ -75,7 +75,7 @@ class PageWriter:
         style, script = _asset("page.css"), _asset("page.js")
         policy = (
             f"default-src 'none'; style-src {_csp_hash(style)};"
-            f" script-src {_csp_hash(script)}; img-src data:; base-uri 'none'; form-action 'none'"
+            f" script-src {_csp_hash(script)}; base-uri 'none'; form-action 'none'"
         )
         names = ", ".join(sources)
         mode = " · legacy events viewed as native interrupts (--native)" if native else ""

@@ -90,7 +90,7 @@ def test_a_failed_replay_leaves_no_page(tmp_path: Path) -> None:
 
 def test_html_refuses_serve_and_pace(tmp_path: Path) -> None:
     out = str(tmp_path / "r.html")
-    for extra in (["--serve", "0"], ["--pace", "real"]):
+    for extra in (["--serve", "0"], ["--pace", "real"], ["--html", "-"]):
         result = invoke("--html", out, *extra, HAR)
         assert result.exit_code == 2
         assert result.stdout == ""

@@ -338,3 +338,16 @@ def test_nothing_else_in_replay_imports_the_report() -> None:
                 names = [node.module]
             offenders += [f"{path.name}: {n}" for n in names if n.startswith("replay.html_report")]
     assert offenders == []
+
+
+def test_runs_remembered_for_links_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the last runs are kept for links; a continuation of a forgotten one says so."""
+    monkeypatch.setattr("replay.html_report.collector.MAX_INDEXED_RUNS", 2)
+    run1, run2 = case("tool-approval.approve")
+    others = [*case("plain", "run1"), *case("plain", "run1", folder=LEGACY)]
+    cards, summary, _ = collect([run1, *others, run2])
+    assert cards[-1].resume[0].state is ResumeState.PARENT_NOT_RECORDED
+    assert cards[-1].parent_anchor == ""
+    assert summary.unanswered == 1
+    cards, _, _ = collect([run1, others[0], run2])
+    assert cards[-1].resume[0].state is ResumeState.ANSWERS
