@@ -209,10 +209,10 @@ def run_replay(
 
     loop = CheckLoop(builder, checker, LinesAndFindings())
 
+    page = _html_report(options.html, options) if options.html is not None else None
     # Millions of short-lived event objects pass through: hiding import-time objects
     # from the collector and collecting young objects less often keeps it cheap (there
     # are next to no reference cycles to find; refcounting frees the events).
-    page = _html_report(options) if options.html is not None else None
     thresholds = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
@@ -286,7 +286,7 @@ def run_replay(
     return ExitCode.FINDINGS if failed else ExitCode.OK
 
 
-def _html_report(options: ReplayOptions) -> HtmlReport:
+def _html_report(path: Path, options: ReplayOptions) -> HtmlReport:
     """Start the `--html` page, with the interrupt wording the timeline uses."""
     from cli.timeline import KIND_LABELS, answer_hint
     from replay.batch import kind_of
@@ -295,10 +295,7 @@ def _html_report(options: ReplayOptions) -> HtmlReport:
     def describe(descriptor: Mapping[str, Any]) -> tuple[str, str]:
         return KIND_LABELS[kind_of(descriptor)], answer_hint(dict(descriptor))
 
-    assert options.html is not None
-    return HtmlReport.start(
-        options.html, options.recordings, native=options.native, describe=describe
-    )
+    return HtmlReport.start(path, options.recordings, native=options.native, describe=describe)
 
 
 def _page_line(summary: Summary) -> str:

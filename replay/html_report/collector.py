@@ -83,6 +83,16 @@ class _Known:
     """A continuation without a recorded request resumed it."""
 
 
+@dataclass(slots=True)
+class _Tally:
+    """How often a rule fired so far, and the first of its findings shown on the page."""
+
+    rule: str
+    severity: Severity
+    count: int = 0
+    first: str = ""
+
+
 class ReportCollector:
     """Feed it runs and findings in pipeline order; it hands back finished cards."""
 
@@ -93,7 +103,7 @@ class ReportCollector:
         self._known: OrderedDict[str, _Known] = OrderedDict()
         self._finding_count = 0
         self._counts: Counter[Severity] = Counter()
-        self._rules: dict[str, list[Any]] = {}
+        self._rules: dict[str, _Tally] = {}
         self._loose: list[FindingView] = []
         self._pauses: list[PauseLink] = []
         self._runs = 0
@@ -144,7 +154,7 @@ class ReportCollector:
         self._findings = []
         if held is not None:
             out.append(self._card(held, mine))
-        rules = sorted(self._rules.values(), key=lambda entry: (-entry[2], entry[0]))
+        rules = sorted(self._rules.values(), key=lambda tally: (-tally.count, tally.rule))
         summary = Summary(
             runs=self._runs,
             paused=self._paused,
@@ -153,7 +163,7 @@ class ReportCollector:
             answered_twice=self._answered_twice,
             continued=self._continued,
             counts={severity: self._counts[severity] for severity in Severity},
-            rules=tuple(RuleCount(*entry) for entry in rules),
+            rules=tuple(RuleCount(t.rule, t.severity, t.count, t.first) for t in rules),
             loose=tuple(self._loose),
             pauses=tuple(self._pauses),
         )
@@ -161,21 +171,23 @@ class ReportCollector:
 
     # -- findings ------------------------------------------------------------------------
 
-    def _view(self, problem: Problem) -> FindingView:
+    def _view(self, problem: Problem, *, shown: bool = True) -> FindingView:
         self._finding_count += 1
         anchor = f"f{self._finding_count}"
         self._counts[problem.severity] += 1
-        entry = self._rules.get(problem.rule)
-        if entry is None:
-            self._rules[problem.rule] = [problem.rule, problem.severity, 1, anchor]
-        else:
-            entry[2] += 1
+        tally = self._rules.get(problem.rule)
+        if tally is None:
+            tally = self._rules[problem.rule] = _Tally(problem.rule, problem.severity)
+        tally.count += 1
+        if shown and not tally.first:
+            tally.first = anchor
         where = str(problem.location) if problem.location is not None else ""
         return FindingView(anchor, problem.rule, problem.severity, problem.message, where)
 
     def _add_loose(self, problem: Problem) -> None:
-        view = self._view(problem)
-        if len(self._loose) < MAX_LOOSE_FINDINGS:
+        shown = len(self._loose) < MAX_LOOSE_FINDINGS
+        view = self._view(problem, shown=shown)
+        if shown:
             self._loose.append(view)
 
     # -- runs ----------------------------------------------------------------------------

@@ -134,6 +134,7 @@ class RuleCount:
     severity: Severity
     count: int
     first: str
+    """Anchor of its first finding on the page ('' when none of them is shown)."""
 
 
 @dataclass(frozen=True, slots=True)

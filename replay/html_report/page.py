@@ -204,10 +204,12 @@ class PageWriter:
             out.write('<table class="rules"><thead><tr><th>rule</th><th>severity</th>')
             out.write("<th>count</th></tr></thead><tbody>\n")
             for rule in summary.rules:
+                name = f"<code>{_e(rule.rule)}</code>"
+                if rule.first:
+                    name = f'<a href="#{rule.first}">{name}</a>'
                 out.write(
-                    f'<tr class="finding sev-{rule.severity.value}"><td><a href="#{rule.first}">'
-                    f"<code>{_e(rule.rule)}</code></a></td><td>{rule.severity.value}</td>"
-                    f"<td>{rule.count}</td></tr>\n"
+                    f'<tr class="finding sev-{rule.severity.value}"><td>{name}</td>'
+                    f"<td>{rule.severity.value}</td><td>{rule.count}</td></tr>\n"
                 )
             out.write("</tbody></table>\n")
         if summary.loose:

@@ -351,3 +351,15 @@ def test_runs_remembered_for_links_are_bounded(monkeypatch: pytest.MonkeyPatch) 
     assert summary.unanswered == 1
     cards, _, _ = collect([run1, others[0], run2])
     assert cards[-1].resume[0].state is ResumeState.ANSWERS
+
+
+def test_findings_beyond_the_summary_cap_are_counted_not_linked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("replay.html_report.collector.MAX_LOOSE_FINDINGS", 1)
+    collector = ReportCollector()
+    for rule in ("a", "b", "b"):
+        collector.problem(Problem(rule, Severity.WARNING, "loose", Location(f"{rule}.sse")))
+    _, summary = collector.finish()
+    assert [f.rule for f in summary.loose] == ["a"]
+    assert [(r.rule, r.count, r.first) for r in summary.rules] == [("b", 2, ""), ("a", 1, "f1")]
