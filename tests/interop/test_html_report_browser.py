@@ -219,3 +219,28 @@ def test_the_readme_example_follows_a_pause_to_its_answer(see: Any) -> None:
     assert (
         to_answer["text"] == 'answers approval_call_transfer_1: resolved\n{\n  "approved": true\n}'
     )
+
+
+def test_the_viewer_notices_requests_errors_and_injected_script(
+    interop_node: NodeTools, native_project: Path, tmp_path: Path
+) -> None:
+    """The checks above can fail: a page that loads, logs and runs what it should not."""
+    page = tmp_path / "control.html"
+    page.write_text(
+        '<!DOCTYPE html><html><body><img src="http://127.0.0.1:9/x.png">'
+        "<script>window.__aguiInjected = 'script'; console.error('boom')</script>"
+        '<div id="summary"></div><main id="runs"></main></body></html>'
+    )
+    done = subprocess.run(
+        [interop_node.node, "report_view.mjs", str(page), str(tmp_path / "control.png")],
+        cwd=native_project,
+        capture_output=True,
+        text=True,
+        timeout=VIEWER_TIMEOUT_S,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["requests"] == ["http://127.0.0.1:9/x.png"]
+    assert "boom" in seen["consoleErrors"]
+    assert seen["view"]["injected"] == "script"
