@@ -200,6 +200,8 @@ class ReportCollector:
 
     def _card(self, transcript: RunTranscript, problems: list[Problem]) -> RunCard:
         anchor = f"r{transcript.index}"
+        # One run's findings all come from its own stream: reading order is byte order.
+        problems.sort(key=lambda p: p.location.offset if p.location is not None else 0)
         findings = tuple(self._view(problem) for problem in problems)
         translated = any(view.rule == TRANSLATED_RULE for view in findings)
         self._runs += 1

@@ -29,6 +29,8 @@ from replay.html_report.model import (
 )
 from replay.problems import Severity
 
+MAX_NAMED_SOURCES = 5
+"""Recordings named in the title and header; the rest are counted (`a.sse, … and 12 more`)."""
 PREVIEW_CHARS = 120
 """Characters of a folded text shown in its one-line summary."""
 OUTCOME_LABELS = {
@@ -77,7 +79,9 @@ class PageWriter:
             f"default-src 'none'; style-src {_csp_hash(style)};"
             f" script-src {_csp_hash(script)}; base-uri 'none'; form-action 'none'"
         )
-        names = ", ".join(sources)
+        names = ", ".join(sources[:MAX_NAMED_SOURCES])
+        if len(sources) > MAX_NAMED_SOURCES:
+            names += f" and {len(sources) - MAX_NAMED_SOURCES} more"
         mode = " · legacy events viewed as native interrupts (--native)" if native else ""
         self._out.write(
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -155,7 +159,7 @@ class PageWriter:
                 self._interrupt(interrupt)
             out.write("</section>\n")
         if card.findings:
-            out.write('<ul class="findings">\n')
+            out.write('<h4>Findings</h4>\n<ul class="findings">\n')
             for finding in card.findings:
                 self._finding(finding)
             out.write("</ul>\n")

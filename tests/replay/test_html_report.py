@@ -22,6 +22,7 @@ from replay.html_report.collector import MAX_PAUSE_LINKS
 from replay.html_report.model import ResumeState, RunCard, Summary
 from replay.problems import Location, Problem, Severity
 from replay.recording import open_recording
+from replay.reports import sort_findings
 from replay.transcript import RunTranscript, TranscriptBuilder
 from replay.translation import translate_items
 from tests.html_hostile import HOSTILE_IMG, HOSTILE_SCRIPT, hostile_recording
@@ -204,7 +205,9 @@ def test_legacy_recordings_read_as_they_are_list_the_legacy_events() -> None:
 def test_broken_recording_findings_sit_at_their_run() -> None:
     cards, summary, fed = collect([EXAMPLES / "broken.sse"])
     (card,) = cards
-    assert [(f.rule, f.severity) for f in card.findings] == [(p.rule, p.severity) for p in fed]
+    in_order = sort_findings(fed, [str(EXAMPLES / "broken.sse")])
+    assert [(f.rule, f.message) for f in card.findings] == [(p.rule, p.message) for p in in_order]
+    assert card.findings[-1].rule == "legacy-approval-event"  # event 9, reported before 8s
     assert card.findings[0].where.endswith("broken.sse:8: event 3")
     assert summary.counts == {Severity.ERROR: 10, Severity.WARNING: 2, Severity.NOTICE: 0}
     assert summary.rules[0].rule == "invalid-event"
@@ -363,3 +366,13 @@ def test_findings_beyond_the_summary_cap_are_counted_not_linked(
     _, summary = collector.finish()
     assert [f.rule for f in summary.loose] == ["a"]
     assert [(r.rule, r.count, r.first) for r in summary.rules] == [("b", 2, ""), ("a", 1, "f1")]
+
+
+def test_many_recordings_are_counted_in_the_header() -> None:
+    names = [f"r{n}.sse" for n in range(8)]
+    stream = io.StringIO()
+    page = PageWriter(stream)
+    page.begin(names, native=False)
+    assert "<title>agui replay: r0.sse, r1.sse, r2.sse, r3.sse, r4.sse and 3 more</title>" in (
+        stream.getvalue()
+    )
