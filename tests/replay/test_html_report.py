@@ -14,12 +14,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from replay.checks import Checker
 from replay.events import decode_events
 from replay.html_report import PageWriter, ReportCollector
 from replay.html_report.collector import MAX_PAUSE_LINKS
-from replay.html_report.model import ResumeState, RunCard, Summary
+from replay.html_report.model import (
+    FindingView,
+    InterruptView,
+    MessageView,
+    PauseLink,
+    ResumeState,
+    ResumeView,
+    RuleCount,
+    RunCard,
+    Summary,
+    ToolCallView,
+)
 from replay.problems import Location, Problem, Severity
 from replay.recording import open_recording
 from replay.reports import sort_findings
@@ -376,3 +389,70 @@ def test_many_recordings_are_counted_in_the_header() -> None:
     assert "<title>agui replay: r0.sse, r1.sse, r2.sse, r3.sse, r4.sse and 3 more</title>" in (
         stream.getvalue()
     )
+
+
+def card_with(text: str) -> tuple[RunCard, Summary]:
+    """A card (and summary) carrying `text` in every field that comes from a recording."""
+    finding = FindingView("f1", text, Severity.ERROR, text, text)
+    card = RunCard(
+        anchor="r0",
+        index=0,
+        source=text,
+        run_id=text,
+        thread_id=text,
+        parent_run_id=text,
+        parent_anchor="",
+        outcome="interrupt",
+        finish_reason=text,
+        error=text,
+        messages=(MessageView(text, text, text),),
+        tool_calls=(ToolCallView(text, text, text, text),),
+        interrupts=(
+            InterruptView(
+                "r0-i0", text, text, text, text, text, text, text, text, text, text, True
+            ),
+        ),
+        resume=(
+            ResumeView("r0-a0", text, text, text, ResumeState.ANSWERS_AGAIN, "r0-i0", ("r0-a0",)),
+        ),
+        continues="",
+        findings=(finding,),
+        legacy_events=(text,),
+        translated=True,
+        event_count=1,
+    )
+    summary = Summary(
+        runs=1,
+        paused=1,
+        interrupts=1,
+        unanswered=1,
+        answered_twice=1,
+        continued=1,
+        counts={Severity.ERROR: 1},
+        rules=(RuleCount(text, Severity.ERROR, 1, "f1"),),
+        loose=(finding,),
+        pauses=(PauseLink("r0-i0", text, text),),
+    )
+    return card, summary
+
+
+def parsed(card: RunCard, summary: Summary) -> Elements:
+    stream = io.StringIO()
+    page = PageWriter(stream)
+    page.begin([card.source], native=True)
+    page.card(card)
+    page.end(summary)
+    elements = Elements()
+    elements.feed(stream.getvalue())
+    elements.close()
+    return elements
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="<>\"'&=/ ab!-;#x\n", min_size=1) | st.text(min_size=1))
+def test_no_recorded_text_changes_the_page_structure(text: str) -> None:
+    """Whatever a recording holds, the page has exactly the elements of a harmless one."""
+    hostile = parsed(*card_with(text))
+    plain = parsed(*card_with("x"))
+    assert [tag for tag, _ in hostile.tags] == [tag for tag, _ in plain.tags]
+    assert [sorted(attrs) for _, attrs in hostile.tags] == [sorted(a) for _, a in plain.tags]
