@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from cli.serve import ServeRequest, render_request, run_serve
-from replay.request_log import RequestLog, Result
-from replay.server import ReplayServer
+from replay.serve.request_log import RequestLog, Result
+from replay.serve.server import ReplayServer
 
 NATIVE = Path(__file__).resolve().parent.parent / "fixtures" / "recordings" / "native"
 CASE = NATIVE / "tool-approval.approve"
