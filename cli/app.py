@@ -13,6 +13,7 @@ import sys
 import typer
 
 from cli.migrate_command import migrate
+from cli.proxy_command import proxy
 from cli.replay_command import replay
 from cli.resume_command import resume
 from cli.translate_command import translate
@@ -64,6 +65,7 @@ app.command(name="replay")(replay)
 app.command(name="translate")(translate)
 app.command(name="resume")(resume)
 app.command(name="migrate")(migrate)
+app.command(name="proxy")(proxy)
 
 
 def main() -> None:

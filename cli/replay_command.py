@@ -326,6 +326,13 @@ def replay(
         help="With --serve: append every request (with its body, never headers) as JSON lines.",
         show_default=False,
     ),
+    cors: str | None = typer.Option(
+        None,
+        "--cors",
+        metavar="ORIGIN",
+        help="With --serve: let a browser page on ORIGIN call the server (CORS is off otherwise).",
+        show_default=False,
+    ),
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
@@ -354,8 +361,12 @@ def replay(
             raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
         if html is not None and options.pace.factor is not None:
             raise InvalidRequest("--pace paces the timeline; --html writes a file at once")
-        if serve is None and (verbatim or log is not None or line_endings != "lf"):
-            raise InvalidRequest("--verbatim, --line-endings and --log are only used with --serve")
+        if serve is None and (
+            verbatim or log is not None or line_endings != "lf" or cors is not None
+        ):
+            raise InvalidRequest(
+                "--verbatim, --line-endings, --log and --cors are only used with --serve"
+            )
         if serve is not None:
             from cli.serve import ServeRequest, run_serve
 
@@ -369,6 +380,7 @@ def replay(
                     native=native,
                     tools=load_tools(tools) if tools is not None else None,
                     log=log,
+                    cors=cors,
                 )
             )
         else:

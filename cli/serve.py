@@ -41,6 +41,8 @@ class ServeRequest:
     native: bool = False
     tools: list[dict[str, Any]] | None = None
     log: Path | None = None
+    cors: str | None = None
+    """The one browser origin allowed to call the server (`--cors`); none by default."""
 
 
 def render_request(entry: RequestLog) -> str:
@@ -86,6 +88,7 @@ def run_serve(
     from replay.serve.serve_options import LineEnding, Pace, ServeOptions
     from replay.serve.served_runs import load_recording
     from replay.serve.server import ReplayServer, parse_address
+    from replay.web.cors import check_origin
 
     out = console or stderr
     try:
@@ -98,6 +101,10 @@ def run_serve(
         raise InvalidRequest(
             f"--line-endings: {request.line_endings!r} is not lf or crlf"
         ) from None
+    try:
+        cors = check_origin(request.cors) if request.cors is not None else None
+    except ValueError as error:
+        raise InvalidRequest(f"--cors: {error}") from None
     if request.verbatim and request.native:
         raise InvalidRequest(
             "--verbatim serves the recorded bytes; it cannot be combined with --native"
@@ -120,7 +127,9 @@ def run_serve(
             log_file(entry)
 
     try:
-        server = ReplayServer(recording, host=host, port=port, options=options, logger=logger)
+        server = ReplayServer(
+            recording, host=host, port=port, options=options, logger=logger, cors=cors
+        )
         try:
             _announce(out, server, request.recordings, len(recording.runs), options)
             if on_ready is not None:

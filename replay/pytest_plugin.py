@@ -35,7 +35,8 @@ def agui_serve() -> Iterator[Serve]:
 
     `path` is one recording or a list of them (one timeline). Options: `pace`
     (`"fast"`, `"real"` or a speed factor), `verbatim`, `line_endings` (`"lf"`/`"crlf"`),
-    `native`, `tools` (a list of tool declarations or a JSON file), `host`, `port`.
+    `native`, `tools` (a list of tool declarations or a JSON file), `host`, `port`,
+    `cors` (the one browser origin allowed to call it; none by default).
     Every server is stopped when the test ends.
     """
     servers: list[ReplayServer] = []
@@ -67,6 +68,7 @@ def _start(
     host = str(options.pop("host", "127.0.0.1"))
     port = int(options.pop("port", 0))
     tools = options.pop("tools", None)
+    cors = options.pop("cors", None)
     if isinstance(tools, str | os.PathLike):
         from replay.wire.recording import load_request
 
@@ -82,7 +84,7 @@ def _start(
     if options:
         raise TypeError(f"agui_serve: unknown option(s) {', '.join(sorted(options))}")
     recording = load_recording(names, serve_options)
-    return ReplayServer(recording, host=host, port=port, options=serve_options).start()
+    return ReplayServer(recording, host=host, port=port, options=serve_options, cors=cors).start()
 
 
 def agui_findings(

@@ -30,6 +30,10 @@ def parse_request_body(raw: bytes) -> dict[str, Any]:
         body = json.loads(raw.decode("utf-8", errors="replace"))
     except ValueError as error:
         raise InvalidBody(f"invalid JSON: {error}") from None
+    except RecursionError:
+        # Python's decoder recurses per level; V8's does not, but no chat history nests
+        # this deep, and the answer must be a 400, not a crashed request.
+        raise InvalidBody("JSON nested too deep to parse") from None
     check_request_body(body)
     return cast("dict[str, Any]", body)
 

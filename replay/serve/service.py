@@ -13,7 +13,7 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -29,6 +29,9 @@ from replay.wire.canonical import canonical_json, wire_json
 from replay.wire.sse import encode_event
 
 EVENT_STREAM: Final = "text/event-stream"
+REMEMBERED_RUNS: Final = 4096
+"""Served runs (and threads) remembered for continuations; the oldest are forgotten, so
+a long-lived server's memory stays flat however many requests it answers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +44,17 @@ class Frame:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A whole answer: a plain body, or an event stream of frames."""
+    """A whole answer: a plain body, or an event stream of frames.
+
+    `frames` of a recorded run is produced lazily as the stream is written (iterate it
+    once), so twenty slow readers of a large run never hold twenty copies of it.
+    """
 
     status: int
     content_type: str
     log: RequestLog
     body: bytes = b""
-    frames: tuple[Frame, ...] = ()
+    frames: Iterable[Frame] = ()
 
     @property
     def streams(self) -> bool:
@@ -207,13 +214,20 @@ class ReplayService:
         with self._lock:
             self._served[ids.run_id] = run
             self._cursor[ids.thread_id] = run.transcript.index
+            # Dicts keep insertion order: drop the oldest entry past the limit.
+            for memory in (self._served, self._cursor):
+                if len(memory) > REMEMBERED_RUNS:
+                    del memory[next(iter(memory))]
 
     def _stream_error(self, event: dict[str, Any], log: RequestLog) -> Reply:
         text = encode_event(wire_json(event), line_ending=self.options.line_ending.text)
         return Reply(200, EVENT_STREAM, log, frames=(Frame(text.encode("utf-8")),))
 
     def _stream_run(self, run: RecordedRun, ids: RunIds, log: RequestLog) -> Reply:
-        frames: list[Frame] = []
+        return Reply(200, EVENT_STREAM, log, frames=self._run_frames(run, ids))
+
+    def _run_frames(self, run: RecordedRun, ids: RunIds) -> Iterator[Frame]:
+        """The run's events as frames for this request, one at a time."""
         previous: float | None = None
         ending = self.options.line_ending.text
         for event in run.events:
@@ -221,12 +235,11 @@ class ReplayService:
             delay = self.options.pace.delay(previous, stamp)
             previous = stamp if stamp is not None else previous
             if self.options.verbatim:
-                frames.append(Frame(event.frame, delay))
+                yield Frame(event.frame, delay)
                 continue
             rewritten = rewrite_event(event.data, ids)
             text = event.text if rewritten is None else wire_json(rewritten)
-            frames.append(Frame(encode_event(text, line_ending=ending).encode("utf-8"), delay))
-        return Reply(200, EVENT_STREAM, log, frames=tuple(frames))
+            yield Frame(encode_event(text, line_ending=ending).encode("utf-8"), delay)
 
     def _synthetic(
         self, ids: RunIds, parent: RecordedRun, resume: Sequence[Mapping[str, Any]]
@@ -308,7 +321,7 @@ def _loggable_body(raw: bytes) -> Any:
     text = raw.decode("utf-8", errors="replace")
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 

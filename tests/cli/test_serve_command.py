@@ -40,6 +40,8 @@ def request_body(kind: str = "request") -> dict[str, Any]:
         (["--serve", "nope"], "--serve: invalid port"),
         (["--serve", "0", "--line-endings", "cr"], "--line-endings"),
         (["--serve", "0", "--verbatim", "--native"], "cannot be combined with --native"),
+        (["--cors", "http://localhost:3000"], "only used with --serve"),
+        (["--serve", "0", "--cors", "localhost:3000"], "--cors: invalid origin"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
