@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from codemods import RULE_TITLES, Rule, anchor
-from codemods.command import Action
 from codemods.runner import FileResult, FileStatus
+from codemods.site import Action
 
 NO_NEWLINE = "\\ No newline at end of file\n"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
