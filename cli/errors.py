@@ -43,6 +43,8 @@ EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
     (IsADirectoryError, ExitCode.CANNOT_RUN),
     (PermissionError, ExitCode.CANNOT_RUN),
     (UnicodeDecodeError, ExitCode.CANNOT_RUN),
+    # Any other OS error on a user's file (a full disk, a socket as output, ...).
+    (OSError, ExitCode.CANNOT_RUN),
 )
 
 

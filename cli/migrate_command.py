@@ -6,9 +6,7 @@ discovery, rules and rendering of machine formats live in `codemods`.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -202,31 +200,17 @@ def _migrate_stdin(
 
 def _write(results: list[FileResult]) -> list[str]:
     """Write changed files atomically; returns one error line per file that failed."""
+    from replay.output_file import write_output
+
     errors = []
     for result in results:
         if result.updated is None:
             continue
         try:
-            _atomic_write(result.path, result.updated)
+            write_output(result.path, result.updated)
         except OSError as error:
             errors.append(f"{result.path}: cannot write: {error.strerror or error}")
     return errors
-
-
-def _atomic_write(path: str, data: bytes) -> None:
-    # A temp file beside the target, then os.replace: Ctrl-C leaves old or new, never half.
-    directory, name = os.path.split(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
-    handle, temp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".agui-tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
 
 
 def _render(

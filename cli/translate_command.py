@@ -7,9 +7,7 @@ here; the translation itself is `replay.translation.translate_stream`.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -166,7 +164,7 @@ def _translate_one(
             out.flush()
         else:
             assert destination is not None
-            _write_atomically(Path(destination), pieces, as_json, notices_to)
+            _write_atomically(destination, pieces, as_json, notices_to)
     return translator.changed
 
 
@@ -177,24 +175,17 @@ def _tool_map(tools: list[dict[str, Any]] | None) -> Any:
 
 
 def _write_atomically(
-    target: Path, pieces: Iterator[bytes | Problem], as_json: bool, notices_to: IO[str]
+    target: str, pieces: Iterator[bytes | Problem], as_json: bool, notices_to: IO[str]
 ) -> None:
-    """Write beside the target, then `os.replace`: a failure never leaves half a file."""
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for piece in pieces:
-                if isinstance(piece, Problem):
-                    _print_notice(piece, as_json, notices_to)
-                else:
-                    handle.write(piece)
-        if target.exists():
-            os.chmod(temp_name, target.stat().st_mode & 0o7777)
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    """Write through `replay.output_file`: a failure or a signal never leaves half a file."""
+    from replay.output_file import OutputFile
+
+    with OutputFile(target) as out:
+        for piece in pieces:
+            if isinstance(piece, Problem):
+                _print_notice(piece, as_json, notices_to)
+            else:
+                out.write(piece)
 
 
 def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:

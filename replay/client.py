@@ -10,12 +10,11 @@ appear in a message or a recording.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from replay.errors import InvalidRequest, TransportFailure
@@ -212,36 +211,34 @@ def _body(response: httpx.Response, request: HttpRequest) -> Iterator[bytes]:
 
 
 class AtomicFile:
-    """Bytes written to a temp file beside `path`, moved into place on `commit()`."""
+    """Bytes for `path` (a `--record` file), put in place on `commit()`.
+
+    The writing itself is `replay.output_file.OutputFile`: through symlinks, straight
+    into devices and FIFOs, temp files removed on SIGTERM/SIGHUP, mode kept.
+    """
 
     def __init__(self, path: Path) -> None:
+        from replay.output_file import OutputFile
+
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        self._temp = Path(temp)
-        self._handle: BinaryIO = os.fdopen(fd, "wb")
+        self._out = OutputFile(path, make_parents=True)
 
     def write(self, data: bytes) -> None:
-        self._handle.write(data)
+        self._out.write(data)
 
     def commit(self) -> None:
-        self._handle.close()
-        os.replace(self._temp, self.path)
+        self._out.commit()
 
     def discard(self) -> None:
-        self._handle.close()
-        self._temp.unlink(missing_ok=True)
+        self._out.discard()
 
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data` atomically."""
-    target = AtomicFile(path)
-    try:
-        target.write(data)
-    except BaseException:
-        target.discard()
-        raise
-    target.commit()
+    from replay.output_file import OutputFile
+
+    with OutputFile(path, make_parents=True) as out:
+        out.write(data)
 
 
 def record_paths(out: Path) -> tuple[Path, Path]:
