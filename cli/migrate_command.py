@@ -285,6 +285,8 @@ def _summary(
         count = len(results) if key is None else statuses[key]
         if key == "failed":
             count += len(write_errors)
+        elif key == "changed":
+            count -= len(write_errors)  # a file that could not be written did not change
         files.add_row(label, str(count))
     console.print(files)
 
