@@ -6,10 +6,15 @@ write through `replay.output_file`; these tests drive the commands themselves.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import stat
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -136,3 +141,37 @@ def test_output_into_a_directory_is_refused(tmp_path: Path) -> None:
     assert result.stderr.count("\n") == 1
     assert f"{tmp_path}:" in result.stderr
     assert tmp_path.is_dir()
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_during_translate_output_leaves_no_temp_file(
+    tmp_path: Path, number: signal.Signals
+) -> None:
+    out = tmp_path / "out.sse"
+    agui = Path(sys.executable).with_name("agui")
+    process = subprocess.Popen(
+        [str(agui), "translate", "-", "-o", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    try:
+        block = NATIVE.read_bytes()
+        for _ in range((1 << 16) // len(block) + 2):  # past the 64 kB head it sniffs
+            process.stdin.write(block)
+        process.stdin.flush()
+        deadline = time.monotonic() + 20
+        while not leftovers(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert leftovers(tmp_path), "the temp file never appeared"
+        process.send_signal(number)
+        process.wait(timeout=20)
+    finally:
+        process.kill()
+        process.wait()
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
+    assert process.returncode in (-number, 128 + number, 130)
+    assert leftovers(tmp_path) == []
+    assert not out.exists()
