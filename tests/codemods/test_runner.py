@@ -56,8 +56,8 @@ def test_undecodable_file_is_a_failed_result() -> None:
 def test_sites_report_original_lines_across_rules() -> None:
     # AG005 shrinks the loop and AG001 grows a statement before AG002 and AG006 run.
     source = (
-        b"def f(client, xs, a):\n"  # 1
-        b"    for x in xs:\n"  # 2
+        b"def f(client, a):\n"  # 1
+        b"    for x in client.interrupts:\n"  # 2
         b"        client.add_tool_approval_response(id=x.id, approved=True)\n"  # 3
         b"    " + CALL + b"\n"  # 4
         b"    n = client.pending_interrupts\n"  # 5
