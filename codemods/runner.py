@@ -16,6 +16,7 @@ import re
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
@@ -34,6 +35,7 @@ MIN_FILES_PER_WORKER = 4
 # batches of BATCH to keep the per-task overhead small.
 EARLY_POOL = 64
 BATCH = 4
+CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
 # Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
 NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -118,6 +120,8 @@ def _migrate_region(
     except (SyntaxError, LookupError, UnicodeDecodeError):
         return None
     outline = Outline.of(text)
+    if outline.unparsable is not None:
+        return _failed(path, outline.unparsable)
     if outline.statements is None:
         return None
     wanted = tuple(t for _, command in active for t in command.triggers(options.settings.names))
@@ -223,8 +227,11 @@ def run(
     batch: list[tuple[int, bytes]] = []
     local: list[tuple[int, bytes]] = []
 
+    sources: dict[int, bytes] = {}  # what the workers got, in case one of them dies
+
     def submit() -> None:
         assert pool is not None
+        sources.update(batch)
         work = [(paths[i], source) for i, source in batch]
         submitted.append(([i for i, _ in batch], pool.submit(_migrate_batch, options, work)))
         batch.clear()
@@ -255,8 +262,19 @@ def run(
         work = [(paths[i], source) for i, source in local]
         for (index, _), result in zip(local, _migrate_all(work, options, jobs), strict=True):
             done(index, result)
-        for indices, future in submitted:
-            for index, result in zip(indices, future.result(), strict=True):
+        for position, (indices, future) in enumerate(submitted):
+            try:
+                batch_results = future.result()
+            except BrokenProcessPool:
+                # A worker died (a native crash in the parser): every batch not yet
+                # collected is redone one file at a time, so the crash costs one file.
+                rest = [i for later, _ in submitted[position:] for i in later]
+                for index, result in zip(
+                    rest, _isolated([(paths[i], sources[i]) for i in rest], options), strict=True
+                ):
+                    done(index, result)
+                break
+            for index, result in zip(indices, batch_results, strict=True):
                 done(index, result)
     except BaseException:
         if pool is not None:
@@ -282,12 +300,39 @@ def _migrate_all(
         yield from map(task, work)
         return
     chunk = max(1, min(16, len(work) // (workers * 4)))
+    finished = 0
     with ProcessPoolExecutor(max_workers=workers) as pool:
         try:
-            yield from pool.map(task, work, chunksize=chunk)
+            for result in pool.map(task, work, chunksize=chunk):
+                finished += 1
+                yield result
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+        else:
+            return
+    # A worker died (a native crash in the parser): the files not yet reported are
+    # redone one at a time, so the crash costs only the file that caused it.
+    yield from _isolated(work[finished:], options)
+
+
+def _isolated(work: list[tuple[str, bytes]], options: Options) -> list[FileResult]:
+    """Migrate each file in a worker of its own; a file that kills its worker fails alone."""
+    results: list[FileResult] = []
+    pool = ProcessPoolExecutor(max_workers=1)
+    try:
+        for pair in work:
+            try:
+                results.append(pool.submit(_migrate_pair, options, pair).result())
+            except BrokenProcessPool:
+                results.append(_failed(pair[0], CRASHED))
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = ProcessPoolExecutor(max_workers=1)
+    finally:
+        pool.shutdown()
+    return results
 
 
 def _migrate_pair(options: Options, pair: tuple[str, bytes]) -> FileResult:

@@ -154,3 +154,25 @@ def test_parsing_only_the_region_matches_the_whole_module(
     if result.updated is not None:
         again = migrate_bytes(result.updated, "x.py", Options())
         assert again.updated is None  # idempotent through the region path too
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        (
+            b"x = " + b"(" * 1300 + b"client.pending_interrupts" + b")" * 1300 + b"\n",
+            "syntax error: too many nested parentheses",
+        ),
+        (
+            b"x = " + b"not " * 5000 + b"client.pending_interrupts\n",
+            "cannot parse: nested too deeply",
+        ),
+    ],
+)
+def test_code_nested_deeper_than_python_allows_is_a_failed_result(
+    source: bytes, error: str
+) -> None:
+    # LibCST's native parser dies with SIGSEGV on the first; it is never handed such code.
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.error == error
