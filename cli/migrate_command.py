@@ -144,6 +144,8 @@ def _migrate(
             raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN)
     excludes = (*DEFAULT_EXCLUDES, *config.exclude, *exclude)
     results = _run(given, excludes, options, jobs, console)
+    if write:
+        _remove_stale_temp_files(results, console)
     written = _write(results) if write else []
     _render(results, output_format, write or check, check)
     _summary(console, results, options, written, write)
@@ -196,6 +198,26 @@ def _migrate_stdin(
     if check and result.status == "changed":
         return ExitCode.FINDINGS
     return ExitCode.OK
+
+
+def _remove_stale_temp_files(results: list[FileResult], console: Console) -> None:
+    """Remove the temp files a killed `--write` left beside these files, saying so."""
+    import os
+
+    from replay.output_file import stale_temp_files
+
+    directories = {os.path.dirname(os.path.realpath(result.path)) for result in results}
+    for directory in sorted(directories):
+        for stale in stale_temp_files(directory):
+            try:
+                stale.unlink()
+            except OSError:
+                continue
+            console.print(
+                f"agui: removed {stale}, a temp file left by an interrupted run",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def _write(results: list[FileResult]) -> list[str]:

@@ -38,6 +38,10 @@ BATCH = 4
 CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
 # Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
 NEWLINE = re.compile(r"\r\n|\r|\n")
+# A line feed not preceded by a carriage return: with a CRLF elsewhere, a mixed file.
+MIXED_LF = re.compile(r"(?<!\r)\n")
+# One line with its ending (the last one may have none), as Python's tokenizer splits.
+LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class FileStatus(StrEnum):
@@ -97,7 +101,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         code, sites = _apply(module, _outline(source, module.encoding), path, options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
-    result = source if code is None else _encode(code, module.encoding)
+    result = (
+        source if code is None else _encode(_follow_line_ends(module.code, code), module.encoding)
+    )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
     if result == source:
@@ -156,7 +162,7 @@ def _migrate_region(
     sites = [_moved(site, site.line + start - 1) for site in sites]
     if code is None:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
-    result = _encode(text[:begin] + code + text[end:], encoding)
+    result = _encode(_follow_line_ends(text, text[:begin] + code + text[end:]), encoding)
     if result is None:
         return _failed(path, f"cannot encode the result in {encoding}")
     if result == source:
@@ -357,6 +363,37 @@ def _outline(source: bytes, encoding: str) -> Outline | None:
         return Outline.of(source.decode(encoding), encoding=encoding)
     except (UnicodeDecodeError, LookupError):
         return None
+
+
+def _follow_line_ends(before: str, after: str) -> str:
+    """In a file mixing CRLF and LF, give each new line the ending of the line it replaces.
+
+    LibCST writes every new line with the module's first line ending; in a mixed file
+    that is wrong for lines that replace (or sit among) lines ending the other way.
+    Files with one kind of line ending come back untouched.
+    """
+    if "\r\n" not in before or not MIXED_LF.search(before):
+        return after
+    old = LINE.findall(before)
+    new = LINE.findall(after)
+    matcher = difflib.SequenceMatcher(
+        None,
+        [line.rstrip("\r\n") for line in old],
+        [line.rstrip("\r\n") for line in new],
+        autojunk=False,
+    )
+    out: list[str] = []
+    for tag, i1, _, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.extend(new[j1:j2])
+            continue
+        # The replaced line's ending; for an insertion, the ending of the line after it.
+        model = old[i1] if i1 < len(old) else (old[-1] if old else "\n")
+        ending = model[len(model.rstrip("\r\n")) :] or "\n"
+        for line in new[j1:j2]:
+            body = line.rstrip("\r\n")
+            out.append(body + ending if body != line else line)
+    return "".join(out)
 
 
 def _moved(site: Site, line: int) -> Site:
