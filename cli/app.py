@@ -6,12 +6,12 @@ are imported inside the command bodies so that `agui --help` starts fast.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
 import typer
 
+from cli.errors import silence_stdout
 from cli.migrate_command import migrate
 from cli.replay_command import replay
 from cli.resume_command import resume
@@ -79,8 +79,12 @@ def main() -> None:
         code: int = 0
     except SystemExit as stop:
         code = _exit_code(stop.code)
-    with contextlib.suppress(BrokenPipeError):  # a reader such as `head` stopped early
+    except BrokenPipeError:  # a reader such as `head` stopped early
+        code = int(silence_stdout())
+    try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        code = int(silence_stdout())
     sys.stderr.flush()
     os._exit(code)
 

@@ -115,11 +115,10 @@ def run_replay(
     report = options.report
     timeline = None
     if report is None and not options.json_events:
-        from rich.console import Console
-
+        from cli.stdout import stdout_console
         from cli.timeline import Timeline
 
-        timeline = Timeline(out or Console(highlight=False))
+        timeline = Timeline(out or stdout_console())
     write = sys.stdout.write
     pacer = None
     if report is None and options.pace.factor is not None:

@@ -32,9 +32,9 @@ DEFAULT_URL = "http://127.0.0.1:8000/api/chat"
 
 
 def _stdout_console() -> Console:
-    from rich.console import Console
+    from cli.stdout import stdout_console
 
-    return Console(highlight=False)
+    return stdout_console()
 
 
 @dataclass(frozen=True, slots=True)
