@@ -100,6 +100,11 @@ def migrate(
         given = paths or [Path(".")]
         if Path("-") in given and len(given) > 1:
             raise fail("'-' (stdin) cannot be combined with other paths", ExitCode.CANNOT_RUN)
+        if write and Path("-") in given:
+            raise fail(
+                "--write cannot rewrite stdin; without it the migrated code goes to stdout",
+                ExitCode.CANNOT_RUN,
+            )
         code = _migrate(given, write, check, select, ignore, exclude, false_as, jobs, output_format)
         raise typer.Exit(int(code))
 

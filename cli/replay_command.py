@@ -378,6 +378,21 @@ def replay(
             raise InvalidRequest("--json writes events; it cannot be combined with --format")
         if tools is not None and not native:
             raise InvalidRequest("--tools is only used with --native")
+        if serve is not None:
+            conflicting = [
+                flag
+                for flag, given in (
+                    ("--check", check),
+                    ("--json", json_events),
+                    ("--format", report_format is not None),
+                    ("--strict", strict),
+                )
+                if given
+            ]
+            if conflicting:
+                raise InvalidRequest(
+                    f"--serve answers HTTP requests; it cannot be combined with {conflicting[0]}"
+                )
         options = ReplayOptions(
             recordings=tuple(recordings),
             check=check or report_format is not None,

@@ -595,5 +595,11 @@ def resume(
         interactive=False if no_input else None,
     )
     with handled_errors():
+        if dry_run and curl:
+            raise InvalidRequest(
+                "--dry-run prints the body and --curl a command; choose one of them"
+            )
+        if record is not None and (dry_run or curl):
+            raise InvalidRequest("--record saves a response; --dry-run and --curl send nothing")
         code = run_resume(options)
     raise typer.Exit(int(code))
