@@ -100,10 +100,16 @@ class OutputFile:
             prefix=f".{os.path.basename(target)}.{os.getpid()}.",
             suffix=TEMP_SUFFIX,
         )
-        with _lock:
-            _pending.add(temp)
-        self._temp = temp
-        return os.fdopen(fd, "wb")
+        try:
+            with _lock:
+                _pending.add(temp)
+            self._temp = temp
+            return os.fdopen(fd, "wb")
+        except BaseException:  # Ctrl-C right after the temp file appeared
+            os.close(fd)
+            os.unlink(temp)
+            self._forget_temp()
+            raise
 
     def write(self, data: bytes) -> None:
         with _naming(self.path):
