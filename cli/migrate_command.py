@@ -50,6 +50,7 @@ POLICY_TEXT: dict[str, str] = {
 def migrate(
     paths: list[Path] = typer.Argument(
         None,
+        metavar="PATH...",
         help="Files or directories to migrate (default: the current directory); '-' = stdin.",
         show_default=False,
     ),
@@ -60,14 +61,19 @@ def migrate(
         help="Print only the summary; exit 1 when a file would change or needs a new TODO.",
     ),
     select: list[str] = typer.Option(
-        [], "--select", help="Run only these rules (AG001,...; repeatable).", show_default=False
+        [],
+        "--select",
+        metavar="RULE",
+        help="Run only these rules (AG001,...; repeatable).",
+        show_default=False,
     ),
     ignore: list[str] = typer.Option(
-        [], "--ignore", help="Skip these rules (repeatable).", show_default=False
+        [], "--ignore", metavar="RULE", help="Skip these rules (repeatable).", show_default=False
     ),
     exclude: list[str] = typer.Option(
         [],
         "--exclude",
+        metavar="GLOB",
         help="Glob of files or directories to skip, on top of .git, .venv, venv, "
         "node_modules, build, dist and what .gitignore ignores (repeatable).",
         show_default=False,
@@ -79,12 +85,20 @@ def migrate(
         show_default=False,
     ),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", help="Worker processes (default: one per core).", show_default=False
+        0,
+        "--jobs",
+        "-j",
+        metavar="N",
+        help="Worker processes (default: one per core).",
+        show_default=False,
     ),
     output_format: OutputFormat = typer.Option(
         OutputFormat.DIFF,
         "--format",
         help="stdout: a unified diff (default), JSON lines, SARIF, or GitHub annotations.",
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="On stderr, only failures: no TODO list, no summary."
     ),
 ) -> None:
     """Rewrite legacy approval call sites (add_tool_approval_response, pending_interrupts,
@@ -105,7 +119,9 @@ def migrate(
                 "--write cannot rewrite stdin; without it the migrated code goes to stdout",
                 ExitCode.CANNOT_RUN,
             )
-        code = _migrate(given, write, check, select, ignore, exclude, false_as, jobs, output_format)
+        code = _migrate(
+            given, write, check, select, ignore, exclude, false_as, jobs, output_format, quiet
+        )
         raise typer.Exit(int(code))
 
 
@@ -119,6 +135,7 @@ def _migrate(
     false_as: FalseAs | None,
     jobs: int,
     output_format: OutputFormat,
+    quiet: bool = False,
 ) -> ExitCode:
     from codemods.command import FalsePolicy
     from codemods.config import ConfigError, load_config, parse_rules
@@ -141,7 +158,7 @@ def _migrate(
     options = Options(rules, settings)
     from rich.console import Console
 
-    console = Console(stderr=True, highlight=False)
+    console = Console(stderr=True, highlight=False, quiet=quiet)
     if stdin:
         return _migrate_stdin(options, check, output_format, console)
     for path in given:
@@ -284,7 +301,8 @@ def _summary(
         path = display_path(result.path) if result.path != "-" else "<stdin>"
         if result.status == "failed":
             where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
-            console.print(f"{path}{where}: {result.error}", markup=False, soft_wrap=True)
+            # Failures go past the console so that --quiet (a quiet console) shows them.
+            sys.stderr.write(f"{path}{where}: {result.error}\n")
         for site in result.sites:
             if site.action is Action.TODO:
                 todos[site.rule] += 1
@@ -297,7 +315,7 @@ def _summary(
             else:
                 rewritten[site.rule] += 1
     for line in write_errors:
-        console.print(line, markup=False, soft_wrap=True)
+        sys.stderr.write(line + "\n")
 
     files = Table(title="agui migrate", show_header=True, header_style="bold")
     files.add_column("files")

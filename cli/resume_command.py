@@ -121,6 +121,10 @@ def _paused_run(options: ResumeOptions) -> tuple[Any, list[Any]]:
                 f"--thread-id {options.thread_id}: the paused run is on thread {paused.thread_id}"
             )
         return paused, []
+    if options.run_id is not None and options.thread_id is None:
+        raise InvalidRequest("--run-id needs --thread-id (the thread of the paused run)")
+    if options.thread_id is not None and options.run_id is None:
+        raise InvalidRequest("--thread-id needs --run-id (the paused run)")
     if options.run_id is None or options.thread_id is None:
         raise InvalidRequest(
             "say which run to resume: --from RECORDING, or --run-id R --thread-id T "
@@ -497,32 +501,53 @@ def _next_command(options: ResumeOptions, run: Any, recorded: Path | None) -> st
 
 def resume(
     sources: list[str] = typer.Option(
-        [], "--from", metavar="RECORDING", help="SSE, NDJSON or HAR recording of the paused run."
+        [],
+        "--from",
+        metavar="RECORDING",
+        help="SSE, NDJSON or HAR recording of the paused run (repeatable: one timeline).",
     ),
     run_id: str | None = typer.Option(
-        None, "--run-id", help="The interrupted run (default: the last paused run)."
+        None, "--run-id", metavar="ID", help="The interrupted run (default: the last paused run)."
     ),
-    thread_id: str | None = typer.Option(None, "--thread-id", help="Thread id (hand-built)."),
+    thread_id: str | None = typer.Option(
+        None, "--thread-id", metavar="ID", help="Its thread (with --run-id, hand-built)."
+    ),
     request_file: Path | None = typer.Option(
-        None, "--request", help="The original request body, when the recording lacks it."
+        None,
+        "--request",
+        metavar="FILE",
+        help="The original request body, when the recording lacks it.",
     ),
     items_file: Path | None = typer.Option(
-        None, "--items", help="Hand-built pending items (JSON array)."
+        None, "--items", metavar="FILE", help="Hand-built pending items (JSON array)."
     ),
     messages_file: Path | None = typer.Option(
-        None, "--messages", help="Hand-built conversation history (JSON array)."
+        None, "--messages", metavar="FILE", help="Hand-built conversation history (JSON array)."
     ),
-    approve: list[str] = typer.Option([], "--approve", metavar="ID", help="Approve an item."),
-    reject: list[str] = typer.Option([], "--reject", metavar="ID", help="Reject an approval."),
+    approve: list[str] = typer.Option(
+        [], "--approve", metavar="ID", help="Approve an item (repeatable)."
+    ),
+    reject: list[str] = typer.Option(
+        [], "--reject", metavar="ID", help="Reject an approval (repeatable)."
+    ),
     payload: list[str] = typer.Option(
-        [], "--payload", metavar="JSON|ID=JSON", help="Decision payload for --approve/--reject."
+        [],
+        "--payload",
+        metavar="JSON|ID=JSON",
+        help="Decision payload for --approve/--reject (repeatable).",
     ),
     edit: list[str] = typer.Option(
-        [], "--edit", metavar="ID=JSON", help="Approve with edited arguments."
+        [],
+        "--edit",
+        metavar="ID=JSON",
+        help="Approve with these arguments (repeatable). The object replaces the original "
+        "arguments whole, not merged: the server validates it as the tool's complete input.",
     ),
-    cancel: list[str] = typer.Option([], "--cancel", metavar="ID", help="Cancel an item."),
+    cancel: list[str] = typer.Option(
+        [], "--cancel", metavar="ID", help="Cancel an item (repeatable)."
+    ),
     answer: list[str] = typer.Option(
-        [], "--answer", metavar="ID=JSON|ID=@FILE", help="Resolve with this payload."
+        [], "--answer", metavar="ID=JSON|ID=@FILE", help="Resolve with this payload (repeatable)."
     ),
     answers_file: str | None = typer.Option(
         None, "--answers", metavar="FILE", help="JSON answers keyed by id or definition id."
@@ -539,21 +564,34 @@ def resume(
     curl: bool = typer.Option(
         False, "--curl", help="Print an equivalent curl command (header values masked)."
     ),
-    url: str = typer.Option(DEFAULT_URL, "--url", help="Chat endpoint to POST to."),
+    url: str = typer.Option(DEFAULT_URL, "--url", metavar="URL", help="Chat endpoint to POST to."),
     header: list[str] = typer.Option(
         [], "-H", "--header", metavar="'NAME: VALUE'", help="Extra request header (repeatable)."
     ),
     header_env: list[str] = typer.Option(
-        [], "--header-env", metavar="NAME=ENVVAR", help="Header whose value is read from ENVVAR."
+        [],
+        "--header-env",
+        metavar="NAME=ENVVAR",
+        help="Header whose value is read from ENVVAR (repeatable).",
     ),
-    timeout: float = typer.Option(60.0, "--timeout", help="Read timeout in seconds."),
-    connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Connect timeout (s)."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", metavar="SECONDS", help="Read timeout in seconds."
+    ),
+    connect_timeout: float = typer.Option(
+        10.0, "--connect-timeout", metavar="SECONDS", help="Connect timeout in seconds."
+    ),
     insecure: bool = typer.Option(False, "--insecure", help="Do not verify TLS certificates."),
     new_run_id: str | None = typer.Option(
-        None, "--new-run-id", help="Run id for the continuation (default: run-<ms>-<rand>)."
+        None,
+        "--new-run-id",
+        metavar="ID",
+        help="Run id for the continuation (default: run-<ms>-<rand>).",
     ),
     record: Path | None = typer.Option(
-        None, "--record", metavar="OUT.sse", help="Save the response and OUT.request.json."
+        None,
+        "--record",
+        metavar="FILE",
+        help="Save the response (FILE.sse) and FILE.request.json beside it.",
     ),
     json_output: bool = typer.Option(False, "--json", help="Print response events as NDJSON."),
     no_input: bool = typer.Option(False, "--no-input", help="Never prompt, even on a terminal."),

@@ -30,7 +30,7 @@ from replay.recording import (
 def translate(
     inputs: list[str] = typer.Argument(
         ...,
-        metavar="IN...",
+        metavar="RECORDING...",
         help="Recordings to translate (SSE or NDJSON); '-' reads stdin.",
         show_default=False,
     ),
@@ -38,21 +38,25 @@ def translate(
         None,
         "--output",
         "-o",
+        metavar="FILE",
         help="Write the translated stream here ('-' = stdout, the default for one input).",
         show_default=False,
     ),
     in_place: bool = typer.Option(
-        False, "--in-place", help="Rewrite each input file (atomically)."
+        False, "--write", "-w", help="Rewrite each input file in place, atomically."
     ),
+    in_place_alias: bool = typer.Option(False, "--in-place", hidden=True),  # the old --write
     tools_file: Path | None = typer.Option(
         None,
         "--tools",
+        metavar="FILE",
         help="JSON tool definitions; adds tanstack:interruptBinding and responseSchema.",
         show_default=False,
     ),
     request_file: Path | None = typer.Option(
         None,
         "--request",
+        metavar="FILE",
         help="The request body of the recording (default: a NAME.request.json beside it).",
         show_default=False,
     ),
@@ -69,23 +73,24 @@ def translate(
     unchanged. Exit codes: 0 done (or native under --check), 1 legacy events found
     under --check, 2 cannot run.
     """
+    in_place = in_place or in_place_alias
     with handled_errors():
         from replay.descriptors import load_tools
 
         if in_place and output is not None:
-            raise fail("--in-place and --output cannot be used together")
+            raise fail("--write and --output cannot be used together")
         if check and (in_place or output is not None):
-            raise fail("--check writes nothing; drop --in-place/--output")
+            raise fail("--check writes nothing; drop --write/--output")
         if len(inputs) > 1 and not (in_place or check):
-            raise fail("several inputs need --in-place or --check (one output stream each)")
+            raise fail("several inputs need --write or --check (one output stream each)")
         if in_place and STDIN in inputs:
-            raise fail("--in-place cannot rewrite stdin")
+            raise fail("--write cannot rewrite stdin")
         if request_file is not None and len(inputs) > 1:
             raise fail("--request applies to one input")
         if output not in (None, STDIN) and inputs[0] != STDIN:
             target = Path(output).resolve()
             if target == Path(inputs[0]).resolve():
-                raise fail(f"{output}: refusing to overwrite the input; use --in-place")
+                raise fail(f"{output}: refusing to overwrite the input; use --write")
         tools = load_tools(tools_file) if tools_file is not None else None
         events_on_stdout = not check and not in_place and output in (None, STDIN)
         notices_to = sys.stderr if events_on_stdout else sys.stdout

@@ -9,6 +9,7 @@ The runner never writes: the CLI decides whether to diff, write or check.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import io
 import os
@@ -91,10 +92,8 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        # The location is reported separately; drop libcst's own "error at L:C:" prefix.
-        detail = re.sub(r"^(parser error: )?(error at \d+:\d+: )?", "", error.message)
-        message = f"syntax error: {detail}"
-        return _failed(path, message, error.raw_line, error.raw_column + 1)
+        message, line, column = _syntax_error(source, error.raw_line, error.raw_column + 1)
+        return _failed(path, message, line, column)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         return _failed(path, f"cannot decode: {error}")
     try:
@@ -343,6 +342,26 @@ def _isolated(work: list[tuple[str, bytes]], options: Options) -> list[FileResul
 
 def _migrate_pair(options: Options, pair: tuple[str, bytes]) -> FileResult:
     return migrate_bytes(pair[1], pair[0], options)
+
+
+def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]:
+    """`syntax error at line L, column C` and, when Python can say it, what is wrong.
+
+    LibCST's own message lists every token its grammar expected ("expected one of !=,
+    %, &, ...") which tells a user nothing; CPython's parser names the problem ("'('
+    was never closed") and where it is.
+    """
+    detail = ""
+    try:
+        ast.parse(source)
+    except SyntaxError as error:
+        if error.msg:
+            detail = f": {error.msg}"
+        if error.lineno:
+            line, column = error.lineno, error.offset or 1
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return f"syntax error at line {line}, column {column}{detail}", line, column
 
 
 def _failed(
