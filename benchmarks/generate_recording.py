@@ -21,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replay.canonical import digest, hash_schema_input  # noqa: E402
+from replay.wire.canonical import digest, hash_schema_input  # noqa: E402
 
 WORDS = (  # noqa: SIM905
     "the transfer of funds to the recipient was checked against the account limits and "

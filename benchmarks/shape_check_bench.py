@@ -29,8 +29,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from pydantic_core import from_json  # noqa: E402
 
-from replay.events import validate_batch  # noqa: E402
-from replay.shape_check import all_valid  # noqa: E402
+from replay.large.shape_check import all_valid  # noqa: E402
+from replay.wire.events import validate_batch  # noqa: E402
 
 DEFAULT_FILE = HERE / ".data" / "replay-100MB.sse"
 

@@ -14,6 +14,7 @@ import typer
 from cli import help_style
 from cli.errors import silence_stdout
 from cli.migrate_command import migrate
+from cli.proxy_command import proxy
 from cli.replay_command import replay
 from cli.resume_command import resume
 from cli.translate_command import translate
@@ -110,6 +111,17 @@ app.command(
         help_style.ENVIRONMENT,
     ),
 )(migrate)
+app.command(
+    name="proxy",
+    epilog=help_style.epilog(
+        [
+            ("agui proxy --upstream http://127.0.0.1:3000", "forward on 127.0.0.1:8700"),
+            ("agui proxy --record rec --check --upstream URL", "record and check live traffic"),
+            ("agui proxy --native --tools tools.json --upstream URL", "bridge to a legacy server"),
+        ],
+        help_style.ENVIRONMENT,
+    ),
+)(proxy)
 
 
 def main() -> None:

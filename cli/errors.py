@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
-from replay.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
+from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 
 if TYPE_CHECKING:
     from rich.console import Console

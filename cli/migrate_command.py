@@ -226,7 +226,7 @@ def _remove_stale_temp_files(results: list[FileResult], console: Console) -> Non
     """Remove the temp files a killed `--write` left beside these files, saying so."""
     import os
 
-    from replay.output_file import stale_temp_files
+    from replay.wire.output_file import stale_temp_files
 
     directories = {os.path.dirname(os.path.realpath(result.path)) for result in results}
     for directory in sorted(directories):
@@ -244,7 +244,7 @@ def _remove_stale_temp_files(results: list[FileResult], console: Console) -> Non
 
 def _write(results: list[FileResult]) -> list[str]:
     """Write changed files atomically; returns one error line per file that failed."""
-    from replay.output_file import write_output
+    from replay.wire.output_file import write_output
 
     errors = []
     for result in results:

@@ -14,8 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
-from replay.answers import Action, AnswerSpec
-from replay.batch import (
+from replay.interrupts.batch import (
     PAYLOAD_KEY,
     InterruptKind,
     approval_branches,
@@ -23,6 +22,7 @@ from replay.batch import (
     branch_schema,
     kind_of,
 )
+from replay.resume.answers import Action, AnswerSpec
 
 Ask = Callable[[str], str]
 

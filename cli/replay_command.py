@@ -9,13 +9,11 @@ returns the exit code, so new options only touch the signature and that dataclas
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,11 +22,17 @@ import typer
 
 from cli.errors import ExitCode, handled_errors, stderr, stderr_line
 from cli.stdout import write_utf8
-from replay.errors import InvalidRequest, UnreadableInput
-from replay.pacing import FAST, Pace, Pacer, Sleep
+from replay.serve.pacing import FAST, Pace, Pacer, Sleep
+from replay.wire.errors import InvalidRequest, UnreadableInput
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from replay.runs.transcript import RunTranscript
+    from replay.wire.delta_run import DeltaRun
+    from replay.wire.events import RecordedEvent
+    from replay.wire.problems import Problem
+    from replay.wire.recording import Exchange
 
 MAX_PACE_GAP = 5.0
 """Longest pause `--pace` inserts between two events, in seconds (after scaling): a
@@ -92,14 +96,9 @@ def run_replay(
     now: Callable[[], Any] | None = None,
 ) -> ExitCode:
     """Do the whole job; return the exit code (raises only when the job cannot be done)."""
-    from replay.check_loop import CheckLoop
-    from replay.checks import Checker
-    from replay.events import EndOfStream, RecordedEvent, decode_events
-    from replay.normalize import Normalizer, compact_json, ndjson
-    from replay.pieces import DeltaRun
-    from replay.problems import Problem, Severity
-    from replay.recording import open_recording
-    from replay.reports import (
+    from replay.jobs.replay_check import check_recordings
+    from replay.runs.normalize import compact_json, ndjson
+    from replay.runs.reports import (
         json_report,
         junit_report,
         sarif_report,
@@ -107,11 +106,8 @@ def run_replay(
         summary_line,
         text_report,
     )
-    from replay.rules import effective_severity, is_failure
-    from replay.transcript import RunTranscript, TranscriptBuilder
 
     tools = load_tools(options.tools) if options.tools is not None else None
-    translate = _translator(tools) if options.native else None
     report = options.report
     timeline = None
     if report is None and not options.json_events:
@@ -123,12 +119,7 @@ def run_replay(
     pacer = None
     if report is None and options.pace.factor is not None:
         pacer = Pacer(options.pace, sleep, max_gap=MAX_PACE_GAP)
-    normalizer = Normalizer() if options.normalize else None
-    builder = TranscriptBuilder()
-    checker = Checker(now=now)
     found: list[Problem] = []
-    counts: Counter[Severity] = Counter()
-    failed = False
 
     # `--json` lines are written in batches (one joined write, recorded text reused
     # when it already is the compact form); they are flushed before anything goes to
@@ -141,48 +132,27 @@ def run_replay(
             write_utf8(ndjson(pending_lines))
             pending_lines.clear()
 
-    def emit(items: Iterable[RunTranscript | Problem]) -> None:
-        nonlocal failed
-        for item in items:
-            if isinstance(item, RunTranscript):
-                if timeline is not None:
-                    timeline.run(item)
-                emit(checker.run(item))
-                continue
-            counts[effective_severity(item, strict=options.strict)] += 1
-            failed = failed or is_failure(item, strict=options.strict)
-            if report is not None:
-                found.append(item)
-            elif timeline is not None:
-                timeline.problem(item)
-            else:
-                flush_lines()
-                stderr_line(str(item))
+    class View:
+        """The job's results on the terminal: timeline, `--json` lines or findings."""
 
-    def take(item: RecordedEvent) -> None:
-        """One event: fold it, pace, show or write it, in that order."""
-        if normalizer is not None:
-            item = normalizer.event(item)
-        produced = builder.add(item)
-        if produced:  # finished runs first: they precede this event
-            emit(x for x in produced if isinstance(x, RunTranscript))
-        if pacer is not None:
-            pacer.wait(item.data)
-        if timeline is not None:
-            timeline.event(item)
-        elif batch_lines:
-            pending_lines.append(item)
-            if len(pending_lines) >= 1024:
-                flush_lines()
-        elif options.json_events:
-            write(compact_json(item.data) + "\n")
-        if produced:
-            emit(x for x in produced if not isinstance(x, RunTranscript))
+        per_event = pacer is not None or timeline is not None
 
-    plain_events = normalizer is None and pacer is None and timeline is None
+        def source(self, exchange: Exchange) -> None:
+            if timeline is not None:
+                timeline.source(exchange.source, exchange.request)
 
-    class LinesAndFindings:
-        """The check loop's sink when nothing is shown or paced per event."""
+        def event(self, item: RecordedEvent) -> None:
+            """Pace, then show or write the event."""
+            if pacer is not None:
+                pacer.wait(item.data)
+            if timeline is not None:
+                timeline.event(item)
+            elif batch_lines:
+                pending_lines.append(item)
+                if len(pending_lines) >= 1024:
+                    flush_lines()
+            elif options.json_events:
+                write(compact_json(item.data) + "\n")
 
         def line(self, item: RecordedEvent | DeltaRun | bytes) -> None:
             if batch_lines:
@@ -191,63 +161,29 @@ def run_replay(
                 if type(item) is bytes or len(pending_lines) >= 1024:
                     flush_lines()
 
+        def run(self, run: RunTranscript) -> None:
+            if timeline is not None:
+                timeline.run(run)
+
         def problem(self, problem: Problem) -> None:
-            emit((problem,))
+            if report is not None:
+                found.append(problem)
+            elif timeline is not None:
+                timeline.problem(problem)
+            else:
+                flush_lines()
+                stderr_line(str(problem))
 
-    loop = CheckLoop(builder, checker, LinesAndFindings())
-
-    # Millions of short-lived event objects pass through: hiding import-time objects
-    # from the collector and collecting young objects less often keeps it cheap (there
-    # are next to no reference cycles to find; refcounting frees the events).
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
-    try:
-        add = builder.add
-        for name in options.recordings:
-            emit(checker.begin_source(name))
-            for exchange in open_recording(name, pieces=True):
-                if normalizer is not None and exchange.request is not None:
-                    exchange = replace(exchange, request=normalizer.request(exchange.request))
-                emit(checker.begin_exchange(exchange.source))
-                emit(builder.begin_exchange(exchange))
-                if timeline is not None:
-                    timeline.source(exchange.source, exchange.request)
-                transform = translate(exchange.request) if translate is not None else None
-                items = iter(
-                    decode_events(
-                        exchange.source, exchange.messages, transform, fold_deltas=plain_events
-                    )
-                )
-                # The checker only needs to know whether anything, and any event, was read.
-                if plain_events:
-                    # Nothing to show, pace or rewrite per event: the check loop.
-                    for item in items:
-                        checker.observe(item)
-                        loop.add(item)
-                        if not isinstance(item, Problem | EndOfStream):
-                            break
-                    for item in items:
-                        loop.add(item)
-                    continue
-                for item in items:
-                    checker.observe(item)
-                    if isinstance(item, RecordedEvent):
-                        take(item)
-                        break
-                    emit(add(item))
-                for item in items:
-                    if isinstance(item, RecordedEvent):
-                        take(item)
-                    else:
-                        emit(add(item))
-            emit(checker.end_source())
-        emit(builder.finish())
-        emit(checker.finish())
-        flush_lines()
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+    summary = check_recordings(
+        options.recordings,
+        View(),
+        strict=options.strict,
+        normalize=options.normalize,
+        native=options.native,
+        tools=tools,
+        now=now,
+    )
+    flush_lines()
     if timeline is not None:
         timeline.close()
 
@@ -261,31 +197,9 @@ def run_replay(
         write(sarif_report(found, strict=options.strict, version=_version()))
     elif report is ReportFormat.JUNIT:
         write(junit_report(found, sources, strict=options.strict))
-    if report is not None or counts.total():
-        stderr.print(f"agui replay: {summary_line(counts)}", markup=False)
-    return ExitCode.FINDINGS if failed else ExitCode.OK
-
-
-Translate = Callable[[dict[str, Any] | None], Callable[[Iterable[Any]], Iterator[Any]]]
-
-
-def _translator(tools: list[dict[str, Any]] | None) -> Translate:
-    """The `--native` stage: legacy events translated on raw objects (replay.translation)."""
-    import importlib
-
-    try:
-        module = importlib.import_module("replay.translation")
-    except ImportError as error:  # the module ships with `agui translate`
-        raise InvalidRequest(f"--native is unavailable: {error}") from None
-    translate_items: Callable[..., Iterable[Any]] = module.translate_items
-
-    def for_request(request: dict[str, Any] | None) -> Callable[[Iterable[Any]], Iterator[Any]]:
-        def transform(items: Iterable[Any]) -> Iterator[Any]:
-            return iter(translate_items(items, tools=tools, request=request))
-
-        return transform
-
-    return for_request
+    if report is not None or summary.counts.total():
+        stderr.print(f"agui replay: {summary_line(summary.counts)}", markup=False)
+    return ExitCode.FINDINGS if summary.failed else ExitCode.OK
 
 
 def _pace(value: str) -> Pace:
@@ -368,6 +282,13 @@ def replay(
         help="With --serve: append every request (with its body, never headers) as JSON lines.",
         show_default=False,
     ),
+    cors: str | None = typer.Option(
+        None,
+        "--cors",
+        metavar="ORIGIN",
+        help="With --serve: let a browser page on ORIGIN call the server (CORS is off otherwise).",
+        show_default=False,
+    ),
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
@@ -404,8 +325,12 @@ def replay(
             native=native,
             tools=tools,
         )
-        if serve is None and (verbatim or log is not None or line_endings != "lf"):
-            raise InvalidRequest("--verbatim, --line-endings and --log are only used with --serve")
+        if serve is None and (
+            verbatim or log is not None or line_endings != "lf" or cors is not None
+        ):
+            raise InvalidRequest(
+                "--verbatim, --line-endings, --log and --cors are only used with --serve"
+            )
         if serve is not None:
             from cli.serve import ServeRequest, run_serve
 
@@ -419,6 +344,7 @@ def replay(
                     native=native,
                     tools=load_tools(tools) if tools is not None else None,
                     log=log,
+                    cors=cors,
                 )
             )
         else:

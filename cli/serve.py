@@ -3,7 +3,7 @@
 Parses the address, loads the recording, prints the URL (and a warning when the server
 is reachable from other machines), renders one line per request on stderr, writes the
 `--log` JSON lines, and stops cleanly on Ctrl-C or SIGTERM. The server itself lives in
-`replay.server` (HTTP) and `replay.service` (answers).
+`replay.serve.server` (HTTP) and `replay.serve.service` (answers).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from cli.errors import ExitCode, stderr
-from replay.errors import InvalidRequest
+from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
-    from replay.request_log import RequestLog
-    from replay.server import ReplayServer
+    from replay.serve.request_log import RequestLog
+    from replay.serve.server import ReplayServer
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +41,13 @@ class ServeRequest:
     native: bool = False
     tools: list[dict[str, Any]] | None = None
     log: Path | None = None
+    cors: str | None = None
+    """The one browser origin allowed to call the server (`--cors`); none by default."""
 
 
 def render_request(entry: RequestLog) -> str:
     """One plain line for a request: method, path, run ids and what happened."""
-    from replay.request_log import Result
+    from replay.serve.request_log import Result
 
     parts = [entry.method, entry.path]
     if entry.run_id is not None:
@@ -66,7 +68,7 @@ def render_request(entry: RequestLog) -> str:
 
 
 def _style(entry: RequestLog) -> str:
-    from replay.request_log import Result
+    from replay.serve.request_log import Result
 
     if entry.result in (Result.INVALID, Result.REJECTED):
         return "yellow"
@@ -82,10 +84,11 @@ def run_serve(
     on_ready: Callable[[ReplayServer], None] | None = None,
 ) -> ExitCode:
     """Serve until Ctrl-C (or SIGTERM); return the exit code. Raises for bad usage/input."""
-    from replay.request_log import JsonLinesLog
-    from replay.serve_options import LineEnding, Pace, ServeOptions
-    from replay.served_runs import load_recording
-    from replay.server import ReplayServer, parse_address
+    from replay.serve.request_log import JsonLinesLog
+    from replay.serve.serve_options import LineEnding, Pace, ServeOptions
+    from replay.serve.served_runs import load_recording
+    from replay.serve.server import ReplayServer, parse_address
+    from replay.web.cors import check_origin
 
     out = console or stderr
     try:
@@ -98,6 +101,10 @@ def run_serve(
         raise InvalidRequest(
             f"--line-endings: {request.line_endings!r} is not lf or crlf"
         ) from None
+    try:
+        cors = check_origin(request.cors) if request.cors is not None else None
+    except ValueError as error:
+        raise InvalidRequest(f"--cors: {error}") from None
     if request.verbatim and request.native:
         raise InvalidRequest(
             "--verbatim serves the recorded bytes; it cannot be combined with --native"
@@ -120,7 +127,9 @@ def run_serve(
             log_file(entry)
 
     try:
-        server = ReplayServer(recording, host=host, port=port, options=options, logger=logger)
+        server = ReplayServer(
+            recording, host=host, port=port, options=options, logger=logger, cors=cors
+        )
         try:
             _announce(out, server, request.recordings, len(recording.runs), options)
             if on_ready is not None:

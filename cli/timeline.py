@@ -17,10 +17,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from replay.batch import InterruptKind, approval_branches, binding_of, branch_schema, kind_of
-from replay.events import RecordedEvent
-from replay.problems import Problem, Severity
-from replay.transcript import Outcome, RunTranscript
+from replay.interrupts.batch import (
+    InterruptKind,
+    approval_branches,
+    binding_of,
+    branch_schema,
+    kind_of,
+)
+from replay.runs.transcript import Outcome, RunTranscript
+from replay.wire.events import RecordedEvent
+from replay.wire.problems import Problem, Severity
 
 KIND_LABELS = {
     InterruptKind.TOOL_APPROVAL: "approval",

@@ -1,7 +1,7 @@
 """`agui translate`: rewrite legacy approval recordings into native interrupt streams.
 
 Presentation only: options, where bytes go, how notices print and the exit code live
-here; the translation itself is `replay.translation.translate_stream`.
+here; the translation itself is `replay.jobs.translate.open_translation`.
 """
 
 from __future__ import annotations
@@ -15,15 +15,10 @@ from typing import IO, Any
 import typer
 
 from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
-from replay.problems import Problem
-from replay.recording import (
+from replay.wire.problems import Problem
+from replay.wire.recording import (
     STDIN,
     STDIN_LABEL,
-    load_request,
-    looks_like_har,
-    open_input,
-    read_chunks,
-    sidecar_request_path,
 )
 
 
@@ -75,7 +70,7 @@ def translate(
     """
     in_place = in_place or in_place_alias
     with handled_errors():
-        from replay.descriptors import load_tools
+        from replay.interrupts.descriptors import load_tools
 
         if in_place and output is not None:
             raise fail("--write and --output cannot be used together")
@@ -126,38 +121,15 @@ def _translate_one(
     as_json: bool,
     notices_to: IO[str],
 ) -> bool:
-    from replay.errors import UnreadableInput
-    from replay.translation import Translator, translate_stream
+    from replay.jobs.translate import open_translation
 
-    request: dict[str, Any] | None = None
-    if request_file is not None:
-        request = load_request(request_file)
-    elif name != STDIN:
-        sidecar = sidecar_request_path(Path(name))
-        request = load_request(sidecar) if sidecar is not None else None
-    translator = Translator(tools=_tool_map(tools), request=request)
-    with open_input(name) as stream:
-        head = stream.read(1 << 16)
-        if (name != STDIN and name.lower().endswith(".har")) or looks_like_har(head):
-            raise UnreadableInput(
-                f"{name}: a HAR file; translate works on SSE/NDJSON recordings"
-                " (view a HAR translated with `agui replay --native`)"
-            )
-        source = STDIN_LABEL if name == STDIN else name
-        pieces = None
-        if name != STDIN and Path(name).is_file():
-            from replay.translate_pieces import translate_file
-
-            pieces = translate_file(source, name, translator)  # large files, in pieces
-        if pieces is None:
-            pieces = translate_stream(
-                read_chunks(stream, head), source=source, translator=translator
-            )
+    with open_translation(name, tools=tools, request_file=request_file) as translation:
+        pieces = translation.pieces
         if check:
             for piece in pieces:
                 if isinstance(piece, Problem):
                     _print_notice(piece, as_json, notices_to)
-            return translator.changed
+            return translation.changed
         destination = name if in_place else output
         if destination in (None, STDIN):
             out = sys.stdout.buffer
@@ -170,20 +142,14 @@ def _translate_one(
         else:
             assert destination is not None
             _write_atomically(destination, pieces, as_json, notices_to)
-    return translator.changed
-
-
-def _tool_map(tools: list[dict[str, Any]] | None) -> Any:
-    from replay.descriptors import tool_map
-
-    return tool_map(tools)
+    return translation.changed
 
 
 def _write_atomically(
     target: str, pieces: Iterator[bytes | Problem], as_json: bool, notices_to: IO[str]
 ) -> None:
-    """Write through `replay.output_file`: a failure or a signal never leaves half a file."""
-    from replay.output_file import OutputFile
+    """Write through `replay.wire.output_file`: a failure or a signal never leaves half a file."""
+    from replay.wire.output_file import OutputFile
 
     with OutputFile(target) as out:
         for piece in pieces:

@@ -1,4 +1,5 @@
-"""Which Python files a run covers: walk the paths, skip excludes and what `.gitignore` ignores.
+"""Which source files a run covers (Python, TypeScript, JavaScript): walk the paths, skip
+excludes and what `.gitignore` ignores.
 
 A small `.gitignore` reader (fnmatch, negation, anchored and directory-only patterns)
 so discovery behaves the same inside and outside a git checkout, without a subprocess.
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+from codemods.typescript import is_script
+
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     ".git",
     ".venv",
@@ -20,6 +23,14 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "build",
     "dist",
     "__pycache__",
+    # Build output of the JavaScript frameworks TanStack AI apps run on (Next.js, Nuxt,
+    # Nitro/TanStack Start, Vinxi, SvelteKit, Turborepo): generated code, never migrated.
+    ".next",
+    ".nuxt",
+    ".output",
+    ".vinxi",
+    ".svelte-kit",
+    ".turbo",
 )
 
 
@@ -104,7 +115,8 @@ def _excluded(name: str, relative: str, excludes: Sequence[str]) -> bool:
 def discover(
     paths: Sequence[Path], excludes: Sequence[str], *, gitignore: bool = True
 ) -> Iterator[Path]:
-    """Python files under `paths`, sorted per directory; explicitly named files always."""
+    """Python and TypeScript/JavaScript files under `paths` (never `.d.ts`), sorted per
+    directory; explicitly named files always."""
     for given in paths:
         if given.is_file():
             yield given
@@ -137,7 +149,7 @@ def _walk(
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
-            if not name.endswith(".py"):
+            if not name.endswith(".py") and not is_script(name):
                 continue
             full = os.path.join(directory, name)
             relative = os.path.relpath(full, root).replace(os.sep, "/")

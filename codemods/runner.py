@@ -25,7 +25,7 @@ from functools import partial
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from codemods import Rule
+from codemods import Rule, typescript
 from codemods.command import NeedsWholeModule, RuleCommand, Settings, Site
 from codemods.outline import Outline, mentions, span
 from codemods.rules import RULE_ORDER, triggers
@@ -78,6 +78,8 @@ class FileResult:
 
 def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     """Run the rules over one file's bytes; never raises for a bad file."""
+    if typescript.is_script(path):
+        return _migrate_script(source, path, options)
     names = options.settings.names
     active = [
         (rule, command)
@@ -108,6 +110,23 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     if result == source:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
     return FileResult(path, FileStatus.CHANGED, tuple(sites), source, result)
+
+
+def _migrate_script(source: bytes, path: str, options: Options) -> FileResult:
+    """A TypeScript/JavaScript file: the tree-sitter engine, imported only when needed."""
+    if not any(t in source for t in typescript.triggers(options.rules)):
+        return FileResult(path, FileStatus.SKIPPED)
+    from codemods.typescript.engine import migrate_script
+
+    try:
+        outcome = migrate_script(source, path, options.rules, options.settings)
+    except Exception as error:  # one broken rule must not stop the run
+        return _failed(path, f"internal error: {type(error).__name__}: {error}")
+    if outcome.error is not None:
+        return _failed(path, outcome.error, outcome.error_line, outcome.error_column)
+    if outcome.updated is None:
+        return FileResult(path, FileStatus.UNCHANGED, outcome.sites)
+    return FileResult(path, FileStatus.CHANGED, outcome.sites, source, outcome.updated)
 
 
 def _migrate_region(
@@ -225,6 +244,7 @@ def run(
     """Migrate every path; results come back in the order of `paths`."""
     results: list[FileResult | None] = [None] * len(paths)
     wanted = [t for rule in options.rules for t in triggers(rule, options.settings.names)]
+    wanted_in_scripts = typescript.triggers(options.rules)
     workers = jobs or os.cpu_count() or 1
     # A big run starts its workers at once, so parsing overlaps reading the other files.
     pool = ProcessPoolExecutor(workers) if workers > 1 and len(paths) >= EARLY_POOL else None
@@ -254,7 +274,8 @@ def run(
             except OSError as error:
                 done(index, _failed(path, f"cannot read: {error.strerror or error}"))
                 continue
-            if not any(t in source for t in wanted):
+            keys = wanted_in_scripts if typescript.is_script(path) else wanted
+            if not any(t in source for t in keys):
                 done(index, FileResult(path, FileStatus.SKIPPED))
             elif pool is None:
                 local.append((index, source))

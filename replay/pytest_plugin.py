@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from replay.problems import Problem
-    from replay.recording import Exchange
-    from replay.server import ReplayServer
+    from replay.serve.server import ReplayServer
+    from replay.wire.problems import Problem
+    from replay.wire.recording import Exchange
 
 PathLike = str | os.PathLike[str]
 Serve = Callable[..., str]
@@ -35,7 +35,8 @@ def agui_serve() -> Iterator[Serve]:
 
     `path` is one recording or a list of them (one timeline). Options: `pace`
     (`"fast"`, `"real"` or a speed factor), `verbatim`, `line_endings` (`"lf"`/`"crlf"`),
-    `native`, `tools` (a list of tool declarations or a JSON file), `host`, `port`.
+    `native`, `tools` (a list of tool declarations or a JSON file), `host`, `port`,
+    `cors` (the one browser origin allowed to call it; none by default).
     Every server is stopped when the test ends.
     """
     servers: list[ReplayServer] = []
@@ -57,9 +58,9 @@ def agui_serve() -> Iterator[Serve]:
 def _start(
     path: PathLike | Sequence[PathLike], pace: str | float, options: dict[str, Any]
 ) -> ReplayServer:
-    from replay.serve_options import LineEnding, Pace, ServeOptions
-    from replay.served_runs import load_recording
-    from replay.server import ReplayServer
+    from replay.serve.serve_options import LineEnding, Pace, ServeOptions
+    from replay.serve.served_runs import load_recording
+    from replay.serve.server import ReplayServer
 
     names = (
         [os.fspath(path)] if isinstance(path, str | os.PathLike) else [os.fspath(p) for p in path]
@@ -67,8 +68,9 @@ def _start(
     host = str(options.pop("host", "127.0.0.1"))
     port = int(options.pop("port", 0))
     tools = options.pop("tools", None)
+    cors = options.pop("cors", None)
     if isinstance(tools, str | os.PathLike):
-        from replay.recording import load_request
+        from replay.wire.recording import load_request
 
         loaded: Any = load_request(Path(tools)) if Path(tools).suffix == ".json" else None
         tools = loaded.get("tools") if isinstance(loaded, dict) else loaded
@@ -82,18 +84,18 @@ def _start(
     if options:
         raise TypeError(f"agui_serve: unknown option(s) {', '.join(sorted(options))}")
     recording = load_recording(names, serve_options)
-    return ReplayServer(recording, host=host, port=port, options=serve_options).start()
+    return ReplayServer(recording, host=host, port=port, options=serve_options, cors=cors).start()
 
 
 def agui_findings(
     path_or_text: PathLike | bytes, *, native: bool = False, tools: Any = None
 ) -> list[Problem]:
     """Every finding agui reports for a recording file or a captured stream, in order."""
-    from replay.checks import Checker
-    from replay.events import decode_events
-    from replay.recording import Exchange, open_recording
-    from replay.sse import decode_bytes
-    from replay.transcript import RunTranscript, TranscriptBuilder
+    from replay.runs.checks import Checker
+    from replay.runs.transcript import RunTranscript, TranscriptBuilder
+    from replay.wire.events import decode_events
+    from replay.wire.recording import Exchange, open_recording
+    from replay.wire.sse import decode_bytes
 
     source, exchanges = _exchanges(path_or_text, open_recording, Exchange, decode_bytes)
     builder = TranscriptBuilder()
@@ -139,7 +141,7 @@ def _translation(tools: Any, request: dict[str, Any] | None) -> Callable[[Iterab
     import functools
     import importlib
 
-    module = importlib.import_module("replay.translation")
+    module = importlib.import_module("replay.translate.translation")
     stage: Callable[[Iterable[Any]], Any] = functools.partial(
         module.translate_items, tools=tools, request=request
     )
@@ -154,7 +156,7 @@ def assert_agui_clean(
     Errors fail (and warnings too with `strict=True`), exactly as `agui replay --check`
     exits 1; notices never fail. Returns every finding, notices included.
     """
-    from replay.rules import is_failure
+    from replay.runs.rules import is_failure
 
     found = agui_findings(path_or_text, native=native, tools=tools)
     failures = [problem for problem in found if is_failure(problem, strict=strict)]

@@ -15,14 +15,24 @@ from cli.app import _exit_code, app
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "transfer-approval.sse")
 BROKEN = str(ROOT / "examples" / "broken.sse")
-HEAVY = ("libcst", "httpx", "jsonschema", "pydantic", "ag_ui", "http.server")
+HEAVY = (
+    "libcst",
+    "httpx",
+    "jsonschema",
+    "pydantic",
+    "ag_ui",
+    "http.server",
+    "uvicorn",
+    "starlette",
+)
 
 
 def test_help_lists_every_command_in_journey_order() -> None:
     result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "100", "NO_COLOR": "1"})
     assert result.exit_code == 0
     positions = [
-        result.stdout.index(f" {name} ") for name in ("replay", "translate", "resume", "migrate")
+        result.stdout.index(f" {name} ")
+        for name in ("replay", "translate", "resume", "migrate", "proxy")
     ]
     assert positions == sorted(positions)
 

@@ -1,7 +1,7 @@
 """Output paths that are not plain files: symlinks, devices, FIFOs, `-`, missing folders.
 
 `translate -o`, `translate --in-place`, `migrate --write` and `resume --record` all
-write through `replay.output_file`; these tests drive the commands themselves.
+write through `replay.wire.output_file`; these tests drive the commands themselves.
 """
 
 from __future__ import annotations

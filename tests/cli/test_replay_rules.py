@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from replay.canonical import digest
-from replay.rules import RULES_BY_ID
+from replay.runs.rules import RULES_BY_ID
+from replay.wire.canonical import digest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 runner = CliRunner()

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from cli.prompts import Prompter, prompt_text
-from replay.answers import Action
+from replay.resume.answers import Action
 
 APPROVAL: dict[str, Any] = {
     "id": "approval_call_1",

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from cli.serve import ServeRequest, render_request, run_serve
-from replay.request_log import RequestLog, Result
-from replay.server import ReplayServer
+from replay.serve.request_log import RequestLog, Result
+from replay.serve.server import ReplayServer
 
 NATIVE = Path(__file__).resolve().parent.parent / "fixtures" / "recordings" / "native"
 CASE = NATIVE / "tool-approval.approve"
@@ -40,6 +40,8 @@ def request_body(kind: str = "request") -> dict[str, Any]:
         (["--serve", "nope"], "--serve: invalid port"),
         (["--serve", "0", "--line-endings", "cr"], "--line-endings"),
         (["--serve", "0", "--verbatim", "--native"], "cannot be combined with --native"),
+        (["--cors", "http://localhost:3000"], "only used with --serve"),
+        (["--serve", "0", "--cors", "localhost:3000"], "--cors: invalid origin"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:

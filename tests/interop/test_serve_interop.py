@@ -20,10 +20,10 @@ from typing import Any
 import httpx
 import pytest
 
-from replay.request_log import RequestLog, Result
-from replay.serve_options import FAST, ServeOptions
-from replay.served_runs import load_recording
-from replay.server import ReplayServer
+from replay.serve.request_log import RequestLog, Result
+from replay.serve.serve_options import FAST, ServeOptions
+from replay.serve.served_runs import load_recording
+from replay.serve.server import ReplayServer
 from tests.interop.cases import LEGACY_CASES, NATIVE_CASES, TRANSFER_ID, Case
 from tests.interop.harness import REPO_ROOT, NodeServer, parse_sse
 

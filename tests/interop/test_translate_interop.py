@@ -24,8 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
-from replay.problems import Problem
-from replay.translation import translate_stream
+from replay.translate.translation import translate_stream
+from replay.wire.problems import Problem
 from tests.interop.harness import NodeServer, parse_sse
 
 ROOT = Path(__file__).resolve().parents[2]

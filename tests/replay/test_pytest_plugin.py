@@ -78,7 +78,7 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
         "import sys, replay.pytest_plugin\n"
         "heavy = [m for m in sys.modules if m.split('.')[0] in"
         " ('httpx', 'jsonschema', 'ag_ui', 'pydantic', 'rich', 'libcst', 'http')"
-        " or m in ('replay.server', 'replay.service', 'replay.served_runs')]\n"
+        " or m in ('replay.serve.server', 'replay.serve.service', 'replay.serve.served_runs')]\n"
         "print(heavy)"
     )
     output = subprocess.run(

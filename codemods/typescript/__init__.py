@@ -1,0 +1,47 @@
+"""The same rules (AG001-AG006) for TypeScript and JavaScript call sites, on tree-sitter trees.
+
+Where TanStack AI apps really call the legacy approval API: `useChat()` in React
+components and `ChatClient` in plain modules. Layers, lowest first (a test enforces
+them): `document` (parse once, byte ranges, edits, TODO markers); `bindings` (what a
+name is bound to: a `useChat` result, a `ChatClient`), `calls` (what a legacy call
+says) and `command` (the rule base); one module per rule; `rules` (catalog and run
+order); `engine` (one file through the rules). This module stays light (no parser
+import) so discovery and the runner's byte prefilter can use it for free.
+
+Public names: `SUFFIXES`, `is_script`, `TRIGGERS`.
+"""
+
+from __future__ import annotations
+
+from codemods import Rule
+
+# Every extension a TanStack AI app's sources use; the declaration files beside them
+# (`.d.ts`, `.d.mts`, `.d.cts`) describe packages and are never migrated.
+SUFFIXES: tuple[str, ...] = (".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs")
+DECLARATION_SUFFIXES: tuple[str, ...] = (".d.ts", ".d.mts", ".d.cts")
+
+# Text one of which must occur in a file for the rule to possibly match (the byte
+# prefilter; the rule itself matches exact syntax).
+TRIGGERS: dict[Rule, tuple[bytes, ...]] = {
+    Rule.AG001: (b"addToolApprovalResponse",),
+    Rule.AG002: (b"pendingInterrupts",),
+    Rule.AG003: (b"getPendingInterrupts",),
+    Rule.AG004: (b"resumeInterrupts",),
+    Rule.AG005: (b"addToolApprovalResponse",),
+    Rule.AG006: (
+        b"approval-requested",
+        b"tool-input-available",
+        b"ApprovalRequestedEvent",
+        b"ToolInputAvailableEvent",
+    ),
+}
+
+
+def is_script(path: str) -> bool:
+    """Whether `path` names a TypeScript or JavaScript source file this codemod reads."""
+    return path.endswith(SUFFIXES) and not path.endswith(DECLARATION_SUFFIXES)
+
+
+def triggers(rules: frozenset[Rule]) -> tuple[bytes, ...]:
+    """The prefilter's byte strings for the selected rules."""
+    return tuple(dict.fromkeys(t for rule in Rule if rule in rules for t in TRIGGERS[rule]))

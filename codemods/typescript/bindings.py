@@ -1,0 +1,317 @@
+"""What a name in a TypeScript/JavaScript file is bound to: a `useChat()` result or a `ChatClient`.
+
+The rewrites depend on it: a `useChat` result exposes `interrupts` (a property, or a
+name to destructure) and a `ChatClient` exposes `getInterrupts()`. And whether the
+rewrite type-checks depends on the client's tools: only a tool registered with
+`needsApproval: true` gives `tool-approval` items (0.33.2 `ApprovalInterrupts`), so a
+client the file shows without tools, or typed as a bare `ChatClient` (its tools
+`any`, whose items are only `generic | unbound`), gets a TODO instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter
+
+from codemods.typescript.document import Document
+
+# Node type → the fields that hold the declared name.
+DECLARING: dict[str, tuple[str, ...]] = {
+    "variable_declarator": ("name",),
+    "required_parameter": ("pattern",),
+    "optional_parameter": ("pattern",),
+    "public_field_definition": ("name", "property"),
+    "field_definition": ("property",),
+}
+# `useChat` and the hooks `createChatHook` returns (`useAppChat`, `useSupportChat`...).
+HOOK = re.compile(r"use\w*Chat")
+
+
+@dataclass(frozen=True, slots=True)
+class Destructured:
+    """`const { <prop>: <local> } = useChat(...)` (or the shorthand `{ <prop> }`)."""
+
+    entry: tree_sitter.Node  # the shorthand or `key: value` entry
+    pattern: tree_sitter.Node  # the object pattern holding it
+    hook_call: tree_sitter.Node  # the `useChat(...)` call
+    local: str
+
+
+def hook_call(node: tree_sitter.Node | None, document: Document) -> tree_sitter.Node | None:
+    """`node` if it is a call of `useChat` (or a `use…Chat` hook), else None."""
+    if node is None or node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    if function is None or function.type != "identifier":
+        return None
+    return node if HOOK.fullmatch(document.text(function)) else None
+
+
+def destructured(document: Document, prop: str) -> list[Destructured]:
+    """Every `useChat()` destructuring entry that binds property `prop`."""
+    found = []
+    for node in document.occurrences(prop):
+        parent = node.parent
+        if node.type == "shorthand_property_identifier_pattern" and parent is not None:
+            entry, pattern, local = node, parent, prop
+        elif (
+            node.type == "property_identifier"
+            and parent is not None
+            and parent.type == "pair_pattern"
+            and parent.child_by_field_name("key") == node
+        ):
+            value = parent.child_by_field_name("value")
+            if value is None or value.type != "identifier" or parent.parent is None:
+                continue
+            entry, pattern, local = parent, parent.parent, document.text(value)
+        else:
+            continue
+        declarator = pattern.parent
+        if pattern.type != "object_pattern" or declarator is None:
+            continue
+        if declarator.type != "variable_declarator":
+            continue
+        call = hook_result(document, declarator.child_by_field_name("value"))
+        if call is not None:
+            found.append(Destructured(entry, pattern, call, local))
+    return found
+
+
+def hook_result(document: Document, value: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """The `useChat(...)` call behind `value`: the call itself, or a name bound to one
+    (`const chat = useChat(...); const { … } = chat`)."""
+    call = hook_call(value, document)
+    if call is not None or value is None or value.type != "identifier":
+        return call
+    for declaration in declarations(document, document.text(value)):
+        if declaration.type == "variable_declarator":
+            call = hook_call(declaration.child_by_field_name("value"), document)
+            if call is not None:
+                return call
+    return None
+
+
+def pattern_binding(document: Document, pattern: tree_sitter.Node, prop: str) -> str | None:
+    """The local name the object pattern binds property `prop` to, if it binds it."""
+    for entry in pattern.named_children:
+        if entry.type == "shorthand_property_identifier_pattern" and document.text(entry) == prop:
+            return prop
+        if entry.type == "pair_pattern":
+            key = entry.child_by_field_name("key")
+            value = entry.child_by_field_name("value")
+            if key is not None and value is not None and document.text(key) == prop:
+                return document.text(value) if value.type == "identifier" else None
+    return None
+
+
+def declarations(document: Document, name: str) -> list[tree_sitter.Node]:
+    """Nodes that declare `name`: variable declarators, parameters, class fields."""
+    found = []
+    for node in document.occurrences(name):
+        parent = node.parent
+        if parent is None:
+            continue
+        field = DECLARING.get(parent.type)
+        if field is not None and any(parent.child_by_field_name(f) == node for f in field):
+            found.append(parent)
+    return found
+
+
+def receiver_name(document: Document, receiver: tree_sitter.Node) -> str | None:
+    """`client` for `client` and for `this.client`; None for anything else."""
+    if receiver.type == "identifier":
+        return document.text(receiver)
+    if receiver.type == "member_expression":
+        obj = receiver.child_by_field_name("object")
+        prop = receiver.child_by_field_name("property")
+        if obj is not None and obj.type == "this" and prop is not None:
+            return document.text(prop)
+    return None
+
+
+def is_hook_result(document: Document, receiver: tree_sitter.Node) -> bool:
+    """Whether `receiver` is a name bound by `const chat = useChat(...)` in this file."""
+    name = receiver_name(document, receiver)
+    if name is None or receiver.type != "identifier":
+        return False
+    return any(
+        hook_call(declaration.child_by_field_name("value"), document) is not None
+        for declaration in declarations(document, name)
+        if declaration.type == "variable_declarator"
+    )
+
+
+def tools_problem(document: Document, call: tree_sitter.Node) -> str | None:
+    """Why a `useChat({...})`/`new ChatClient({...})` call visibly registers no approval
+    tool, or None when it does or the file cannot tell."""
+    arguments = call.child_by_field_name("arguments")
+    options = arguments.named_children if arguments is not None else []
+    if not options:
+        return NO_TOOLS
+    first = options[0]
+    if first.type != "object":
+        return None  # options built elsewhere: cannot tell
+    for entry in first.named_children:
+        if entry.type in ("spread_element", "method_definition"):
+            return None
+        key = entry.child_by_field_name("key") if entry.type == "pair" else entry
+        if key is not None and document.text(key) == "tools":
+            value = entry.child_by_field_name("value") if entry.type == "pair" else entry
+            return (
+                NO_APPROVAL_TOOL
+                if value is not None and no_approval_tool(document, value)
+                else None
+            )
+    return NO_TOOLS
+
+
+def no_approval_tool(document: Document, tools: tree_sitter.Node) -> bool:
+    """Whether the file shows every tool in `tools` (an array, or a name bound to one)
+    defined by `toolDefinition({...})` without `needsApproval: true`."""
+    if tools.type in ("identifier", "shorthand_property_identifier"):
+        values = [
+            d.child_by_field_name("value") for d in declarations(document, document.text(tools))
+        ]
+        arrays = [v for v in values if v is not None and v.type == "array"]
+        if len(arrays) != 1:
+            return False
+        tools = arrays[0]
+    if tools.type != "array" or not tools.named_children:
+        return False
+    return all(definition_lacks_approval(document, element) for element in tools.named_children)
+
+
+def definition_lacks_approval(document: Document, element: tree_sitter.Node) -> bool:
+    """`x.client(...)`/`x.server(...)`/`x` where `x = toolDefinition({...})` in this file
+    has no `needsApproval: true`; False whenever the file cannot tell."""
+    if element.type == "call_expression":
+        function = element.child_by_field_name("function")
+        if function is None or function.type != "member_expression":
+            return False
+        element = function.child_by_field_name("object") or element
+    if element.type != "identifier":
+        return False
+    for declaration in declarations(document, document.text(element)):
+        value = declaration.child_by_field_name("value")
+        function = value.child_by_field_name("function") if value is not None else None
+        if value is None or function is None or document.text(function) != "toolDefinition":
+            continue
+        arguments = value.child_by_field_name("arguments")
+        config = (
+            arguments.named_children[0]
+            if arguments is not None and arguments.named_children
+            else None
+        )
+        if config is None or config.type != "object":
+            return False
+        for pair in config.named_children:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            if key is not None and document.text(key) == "needsApproval":
+                value = pair.child_by_field_name("value")
+                return value is not None and document.text(value) == "false"
+            if pair.type in ("spread_element", "shorthand_property_identifier"):
+                return False
+        return True
+    return False
+
+
+NO_TOOLS = (
+    "this client registers no tools: register the approved tool with needsApproval: true "
+    "(otherwise its interrupt is a generic item with no tool-approval kind), then resolve "
+    "the bound item with resolveInterrupt(approved)"
+)
+NO_APPROVAL_TOOL = (
+    "no tool this client registers has needsApproval: true, so its interrupts are generic "
+    "items with no tool-approval kind: register the approved tool with needsApproval: true, "
+    "then resolve the bound item with resolveInterrupt(approved)"
+)
+BARE_CLIENT = (
+    "this client is typed as a bare ChatClient, whose items never have the tool-approval "
+    "kind: type it with its tools (e.g. ChatClient<typeof tools>) and run agui migrate again"
+)
+
+
+def client_problem(document: Document, receiver: tree_sitter.Node) -> str | None:
+    """Why resolving a bound tool-approval item on this `ChatClient` would not work, if
+    the file shows it: constructed without tools, or declared as a bare `ChatClient`."""
+    name = receiver_name(document, receiver)
+    if name is None:
+        return None
+    for declaration in declarations(document, name):
+        annotation = declaration.child_by_field_name("type")
+        named = annotation.named_children if annotation is not None else []
+        if [(n.type, document.text(n)) for n in named] == [("type_identifier", "ChatClient")]:
+            return BARE_CLIENT
+        value = declaration.child_by_field_name("value")
+        if value is None:
+            continue
+        constructor = value.child_by_field_name("constructor")
+        constructs = constructor is not None and document.text(constructor) == "ChatClient"
+        hook = hook_call(value, document) is not None
+        problem = tools_problem(document, value) if constructs or hook else None
+        if problem is not None:
+            return problem
+    return None
+
+
+def entry_edit(
+    document: Document,
+    binding: Destructured,
+    needed: str | None,
+    keep_old: bool,
+) -> tuple[int, int, str] | None:
+    """One edit of a destructuring entry: add `needed` beside it, replace it by `needed`
+    (the old name is no longer used), or drop it with its separator."""
+    text = document.text(binding.entry)
+    entry = binding.entry
+    if keep_old:
+        if needed is None:
+            return None
+        return entry.start_byte, entry.end_byte, f"{text}, {needed}"
+    if needed is not None:
+        return entry.start_byte, entry.end_byte, needed
+    following = entry.next_named_sibling
+    previous = entry.prev_named_sibling
+    if following is not None and following.type != "comment":
+        return entry.start_byte, following.start_byte, ""
+    if previous is not None:
+        return previous.end_byte, entry.end_byte, ""
+    return entry.start_byte, entry.end_byte, ""
+
+
+def rename_destructured(
+    document: Document, binding: Destructured, new: str
+) -> list[tuple[int, int, str]]:
+    """Edits that make a `useChat` destructuring read property `new` instead.
+
+    `{ old: local }` only changes its key. The shorthand `{ old }` also renames the local
+    and its reads in the enclosing function, unless `new` is bound there already: then
+    the reads move to that binding and the entry goes, or (the name is something else)
+    the entry becomes `new: old` and nothing else changes.
+    """
+    entry = binding.entry
+    if entry.type == "pair_pattern":
+        key = entry.child_by_field_name("key")
+        assert key is not None
+        return [(key.start_byte, key.end_byte, new)]
+    old = binding.local
+    scope = document.scope_of(binding.pattern)
+    existing = pattern_binding(document, binding.pattern, new)
+    if existing is None and document.references(new, scope):
+        return [(entry.start_byte, entry.end_byte, f"{new}: {old}")]
+    edits: list[tuple[int, int, str]] = []
+    if existing is None:
+        edits.append((entry.start_byte, entry.end_byte, new))
+    else:
+        dropped = entry_edit(document, binding, None, keep_old=False)
+        assert dropped is not None
+        edits.append(dropped)
+    local = existing or new
+    for read in document.references(old, scope):
+        if read.type == "shorthand_property_identifier":  # `{ old }` in an object literal
+            edits.append((read.start_byte, read.end_byte, f"{old}: {local}"))
+        else:
+            edits.append((read.start_byte, read.end_byte, local))
+    return edits

@@ -1,0 +1,109 @@
+"""The base every TypeScript rule shares: the document, settings, edits, findings, markers.
+
+A rule looks at one `Document`, proposes `Edit`s on its bytes and reports each site it
+saw as a `Finding` (byte offset in the text it was given); the engine applies the
+edits, reparses for the next rule and maps findings back to the original lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import tree_sitter
+
+from codemods import Rule, marker
+from codemods.command import Action, Settings
+from codemods.typescript.document import Document, Edit
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One site: where (byte offset in the rule's input), what, and whether it was rewritten."""
+
+    rule: Rule
+    offset: int
+    message: str
+    action: Action
+    # True when the TODO marker was already in the file (a second run adds nothing).
+    marked: bool = False
+
+
+def comment(rule: Rule, todo: str) -> str:
+    """The TODO marker as a `//` comment (the Python rules' text, same README anchor)."""
+    return "//" + marker(rule, todo).removeprefix("#")
+
+
+class ScriptCommand:
+    """A rule over one document; `run()` fills `edits` and `findings`."""
+
+    RULE: ClassVar[Rule]
+
+    def __init__(self, document: Document, settings: Settings) -> None:
+        self.document = document
+        self.settings = settings
+        self.edits: list[Edit] = []
+        self.findings: list[Finding] = []
+        self._marked: set[tuple[int, str]] = set()
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+    def replace(
+        self, node: tree_sitter.Node, text: str, message: str, at: int | None = None
+    ) -> None:
+        """Rewrite `node` to `text` and record a rewritten site (at `at`, default the node)."""
+        self.edits.append(Edit(node.start_byte, node.end_byte, self.document.encode(text)))
+        offset = node.start_byte if at is None else at
+        self.findings.append(Finding(self.RULE, offset, message, Action.REWRITTEN))
+
+    def site(self, offset: int, message: str) -> None:
+        """Record a rewritten site whose edits were added separately."""
+        self.findings.append(Finding(self.RULE, offset, message, Action.REWRITTEN))
+
+    def edit(self, start: int, end: int, text: str) -> None:
+        """A supporting edit that is not a site of its own (a destructuring entry, say)."""
+        self.edits.append(Edit(start, end, self.document.encode(text)))
+
+    def todo(self, node: tree_sitter.Node, todo: str) -> None:
+        """Mark the statement holding `node` with a TODO (once) and record the site."""
+        text = comment(self.RULE, todo)
+        edit = self.document.marker_edit(node, text)
+        present = edit is None
+        self.findings.append(Finding(self.RULE, node.start_byte, todo, Action.TODO, present))
+        if edit is not None and (edit.start, text) not in self._marked:
+            self._marked.add((edit.start, text))
+            self.edits.append(edit)
+
+    def receiver_matches(self, receiver: tree_sitter.Node) -> bool:
+        """Whether `receiver.method` counts under the configured receivers."""
+        wanted = self.settings.receivers
+        if not wanted:
+            return True
+        name = self.document.text(receiver)
+        return name in wanted or name.rsplit(".", 1)[-1] in wanted
+
+    @staticmethod
+    def dot(call: tree_sitter.Node) -> str:
+        """`?.` when the call's member access is optional (`client?.method()`), else `.`:
+        the rewrite keeps the short-circuit, which covers the whole chain after it."""
+        member = call.child_by_field_name("function")
+        optional = member is not None and any(c.type == "optional_chain" for c in member.children)
+        return "?." if optional else "."
+
+    def member_calls(self, method: str) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:
+        """`(call, receiver)` for each `<receiver>.<method>(...)` on a matching receiver."""
+        found = []
+        for name in self.document.occurrences(method):
+            member = name.parent
+            if name.type != "property_identifier" or member is None:
+                continue
+            if member.type != "member_expression" or member.child_by_field_name("property") != name:
+                continue
+            call = member.parent
+            receiver = member.child_by_field_name("object")
+            if call is None or call.type != "call_expression" or receiver is None:
+                continue
+            if call.child_by_field_name("function") == member and self.receiver_matches(receiver):
+                found.append((call, receiver))
+        return found

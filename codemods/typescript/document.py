@@ -1,0 +1,220 @@
+"""One parsed TypeScript/JavaScript file: its bytes, its tree-sitter tree, and edits by byte range.
+
+tree-sitter reports exact byte offsets into the bytes it was given, so a rewrite is a
+list of `Edit`s applied to those bytes and every byte outside them stays as it was
+(CRLF, odd spacing, comments). The BOM is kept out of the parse and put back by the
+engine.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_typescript
+
+# Node types whose children are statements: a TODO marker goes on its own line above
+# the child that holds a site.
+STATEMENT_CONTAINERS = frozenset({"program", "statement_block", "switch_case", "switch_default"})
+FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+    }
+)
+# Where a name is read, as opposed to a property key or a type.
+REFERENCES = frozenset({"identifier", "shorthand_property_identifier"})
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace bytes `start:end` of the parsed text with `text` (an insertion when empty)."""
+
+    start: int
+    end: int
+    text: bytes
+
+
+class EditConflict(Exception):
+    """Two edits of one pass overlap: a rule bug, reported as that file's internal error."""
+
+
+@cache
+def _parser(grammar: str) -> tree_sitter.Parser:
+    if grammar == "typescript":
+        language = tree_sitter_typescript.language_typescript()
+    elif grammar == "tsx":
+        language = tree_sitter_typescript.language_tsx()
+    else:
+        language = tree_sitter_javascript.language()
+    return tree_sitter.Parser(tree_sitter.Language(language))
+
+
+def grammar_for(path: str) -> str:
+    """`.ts`/`.mts`/`.cts` parse as TypeScript (where `<T>x` is a cast, not JSX), `.tsx`
+    as TSX, and every JavaScript flavour with the JavaScript grammar (which knows JSX)."""
+    if path.endswith((".ts", ".mts", ".cts")):
+        return "typescript"
+    if path.endswith(".tsx"):
+        return "tsx"
+    return "javascript"
+
+
+class Document:
+    """A parsed file body (no BOM) with the lookups rules need."""
+
+    def __init__(self, body: bytes, grammar: str) -> None:
+        self.source = body
+        self.tree = _parser(grammar).parse(body)
+        self.root = self.tree.root_node
+        first = body.find(b"\n")
+        self.newline = b"\r\n" if first > 0 and body[first - 1 : first] == b"\r" else b"\n"
+        self._line_starts: list[int] | None = None
+
+    # -- text -------------------------------------------------------------------------
+
+    def text(self, node: tree_sitter.Node) -> str:
+        """The node's source text (undecodable bytes survive a round trip through `encode`)."""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "surrogateescape")
+
+    @staticmethod
+    def encode(text: str) -> bytes:
+        return text.encode("utf-8", "surrogateescape")
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based line and character column of a byte offset."""
+        if self._line_starts is None:
+            self._line_starts = [0, *(m.end() for m in re.finditer(b"\n", self.source))]
+        index = bisect.bisect_right(self._line_starts, offset) - 1
+        start = self._line_starts[index]
+        column = len(self.source[start:offset].decode("utf-8", "replace"))
+        return index + 1, column + 1
+
+    # -- finding nodes ------------------------------------------------------------------
+
+    def occurrences(
+        self, name: str, within: tree_sitter.Node | None = None
+    ) -> Iterator[tree_sitter.Node]:
+        """The smallest node exactly spanning each whole-word occurrence of `name`.
+
+        A byte search plus `descendant_for_byte_range` finds the few nodes a rule cares
+        about without walking the whole tree in Python.
+        """
+        scope = within if within is not None else self.root
+        pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+        for match in pattern.finditer(self.source, scope.start_byte, scope.end_byte):
+            node = self.root.descendant_for_byte_range(match.start(), match.end())
+            if node is not None and (node.start_byte, node.end_byte) == match.span():
+                yield node
+
+    def references(self, name: str, within: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """Every read of the variable `name` inside `within` (keys and types excluded)."""
+        return [node for node in self.occurrences(name, within) if node.type in REFERENCES]
+
+    @staticmethod
+    def statement_of(node: tree_sitter.Node) -> tree_sitter.Node:
+        """The statement holding `node` that sits directly in a block (or the program)."""
+        current = node
+        while current.parent is not None and current.parent.type not in STATEMENT_CONTAINERS:
+            current = current.parent
+        return current
+
+    @staticmethod
+    def function_of(node: tree_sitter.Node) -> tree_sitter.Node | None:
+        """The innermost function around `node`, or None at module level."""
+        current = node.parent
+        while current is not None and current.type not in FUNCTIONS:
+            current = current.parent
+        return current
+
+    def scope_of(self, node: tree_sitter.Node) -> tree_sitter.Node:
+        """The function around `node`, or the whole program."""
+        return self.function_of(node) or self.root
+
+    def first_error(self) -> tuple[int, int, str] | None:
+        """Line, column and description of the first syntax error; None when it parses."""
+        if not self.root.has_error:
+            return None
+        node = self.root
+        while not (node.is_error or node.is_missing):
+            child = next((c for c in node.children if c.has_error or c.is_missing), None)
+            if child is None:
+                break
+            node = child
+        line, column = self.position(node.start_byte)
+        if node.is_missing:
+            return line, column, f"missing {node.type!r}"
+        text = self.text(node).strip().splitlines()
+        near = text[0][:30] if text else ""
+        return line, column, f"unexpected {near!r}" if near else "unexpected end of file"
+
+    # -- markers --------------------------------------------------------------------------
+
+    def marker_edit(self, node: tree_sitter.Node, comment: str) -> Edit | None:
+        """An edit putting `comment` on its own line above the statement holding `node`,
+        indented like it; None when exactly that line is already there."""
+        statement = self.statement_of(node)
+        line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
+        # A statement that starts mid-line (`onClick={() => { … }}` inside JSX, say) gets
+        # the marker above the statement around it: a line inserted there could land in
+        # JSX children, where it would render as text.
+        while self.source[line_start : statement.start_byte].strip() and statement.parent:
+            parent = statement.parent
+            # A `case` line is a line of its own: the marker goes right above it.
+            cases = ("switch_case", "switch_default")
+            statement = parent if parent.type in cases else self.statement_of(parent)
+            line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
+        line = self.source[line_start : statement.start_byte]
+        indent = line[: len(line) - len(line.lstrip(b" \t"))]
+        wanted = self.encode(comment)
+        end = line_start
+        while end > 0:  # the comment lines directly above
+            start = self.source.rfind(b"\n", 0, end - 1) + 1
+            above = self.source[start:end].strip()
+            if not above.startswith(b"//"):
+                break
+            if above == wanted:
+                return None
+            end = start
+        return Edit(line_start, line_start, indent + wanted + self.newline)
+
+
+def apply_edits(source: bytes, edits: list[Edit]) -> bytes:
+    """`source` with the edits applied; insertions at one offset keep their order, and an
+    edit proposed twice (two bindings renaming one read, say) applies once."""
+    unique = list(dict.fromkeys(edits))
+    ordered = sorted(enumerate(unique), key=lambda pair: (pair[1].start, pair[1].end, pair[0]))
+    out: list[bytes] = []
+    position = 0
+    for _, edit in ordered:
+        if edit.start < position:
+            raise EditConflict(f"overlapping edits at byte {edit.start}")
+        out.append(source[position : edit.start])
+        out.append(edit.text)
+        position = edit.end
+    out.append(source[position:])
+    return b"".join(out)
+
+
+def original_offset(offset: int, edits: list[Edit]) -> int:
+    """Where a byte offset of the edited text was before `edits` (an edit maps to its start)."""
+    shift = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        new_start = edit.start + shift
+        new_end = new_start + len(edit.text)
+        if offset < new_start:
+            break
+        if offset < new_end:
+            return edit.start
+        shift += len(edit.text) - (edit.end - edit.start)
+    return offset - shift

@@ -1,0 +1,94 @@
+"""AG006 for TypeScript/JavaScript: producers and readers of the legacy CUSTOM approval events.
+
+`approval-requested` and `tool-input-available` were CUSTOM events of `@tanstack/ai`
+<= 0.42.0; since 0.43.0 a paused run ends with a `RUN_FINISHED` interrupt outcome
+(reasons `tool_call` and `tanstack:client_tool_execution`), and 0.58.0 keeps the
+`ApprovalRequestedEvent`/`ToolInputAvailableEvent` types only as `@deprecated`. Moving a
+server or a stream reader needs a human: this rule only reports and marks.
+
+Only event-shaped uses count: an object literal's `name: '…'`, a comparison with a
+`.name` read, a `case` of a switch on `.name`, and the two types. The same strings are
+also tool-call part states in the client (`part.state === 'approval-requested'`), which
+are current API and stay unmarked.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from codemods import Rule
+from codemods.typescript.command import ScriptCommand
+
+# Legacy CUSTOM event name → what replaces it on the wire (the Python rule's wording).
+LEGACY_EVENTS: dict[str, str] = {
+    "approval-requested": 'a RUN_FINISHED interrupt outcome with reason "tool_call"',
+    "tool-input-available": (
+        'a RUN_FINISHED interrupt outcome with reason "tanstack:client_tool_execution"'
+    ),
+}
+LEGACY_TYPES: dict[str, str] = {
+    "ApprovalRequestedEvent": "approval-requested",
+    "ToolInputAvailableEvent": "tool-input-available",
+}
+COMPARISONS = frozenset({"===", "==", "!==", "!="})
+
+
+class LegacyEventsCommand(ScriptCommand):
+    """Mark code that emits or reads the legacy approval CUSTOM events."""
+
+    RULE = Rule.AG006
+
+    def run(self) -> None:
+        found: list[tuple[int, tree_sitter.Node, str]] = []
+        for event in LEGACY_EVENTS:
+            for fragment in self.document.occurrences(event):
+                string = fragment.parent
+                if (
+                    fragment.type == "string_fragment"
+                    and string is not None
+                    and self.is_event_name(string)
+                ):
+                    found.append((string.start_byte, string, self.message(event)))
+        for type_name, event in LEGACY_TYPES.items():
+            for node in self.document.occurrences(type_name):
+                if node.type in ("type_identifier", "identifier"):
+                    message = f"deprecated {type_name} type: {self.message(event)}"
+                    found.append((node.start_byte, node, message))
+        for _, node, message in sorted(found, key=lambda item: item[0]):
+            self.todo(node, message)
+
+    @staticmethod
+    def message(event: str) -> str:
+        return f"legacy {event!r} event: emit or read {LEGACY_EVENTS[event]} instead"
+
+    def is_event_name(self, string: tree_sitter.Node) -> bool:
+        """Whether this string literal names an event rather than, say, a part state."""
+        parent = string.parent
+        if parent is None:
+            return False
+        if parent.type == "pair":
+            key = parent.child_by_field_name("key")
+            return key is not None and self.document.text(key).strip("'\"") == "name"
+        if parent.type == "binary_expression":
+            operator = parent.child_by_field_name("operator")
+            if operator is None or self.document.text(operator) not in COMPARISONS:
+                return False
+            left = parent.child_by_field_name("left")
+            other = parent.child_by_field_name("right") if left == string else left
+            return other is not None and self.reads_name(other)
+        if parent.type == "switch_case":
+            switch = parent.parent.parent if parent.parent is not None else None
+            value = switch.child_by_field_name("value") if switch is not None else None
+            inner = value.named_children[0] if value is not None and value.named_children else None
+            return inner is not None and self.reads_name(inner)
+        return False
+
+    def reads_name(self, node: tree_sitter.Node) -> bool:
+        """`x.name`, `x?.name` or `x['name']`: how a handler reads an event's name."""
+        if node.type == "member_expression":
+            prop = node.child_by_field_name("property")
+            return prop is not None and self.document.text(prop) == "name"
+        if node.type == "subscript_expression":
+            index = node.child_by_field_name("index")
+            return index is not None and self.document.text(index).strip("'\"") == "name"
+        return False

@@ -1,0 +1,4 @@
+// Work in progress: does not parse yet.
+export function Draft() {
+  const { addToolApprovalResponse } = useChat(
+}

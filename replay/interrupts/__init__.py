@@ -1,0 +1,2 @@
+"""TanStack's interrupt contract: interrupt descriptors, resume-batch validation and chat
+request parameters."""

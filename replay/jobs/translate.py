@@ -1,0 +1,83 @@
+"""The translate job: one recording's translated bytes and notices, read in pieces when
+it is a large file and plainly otherwise.
+
+`agui translate` and any Python caller get the same stream from `open_translation`;
+where the bytes go (stdout, a file, nowhere under `--check`) is the caller's choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from replay.interrupts.descriptors import tool_map
+from replay.translate.translation import Translator, translate_stream
+from replay.wire.errors import UnreadableInput
+from replay.wire.problems import Problem
+from replay.wire.recording import (
+    STDIN,
+    STDIN_LABEL,
+    load_request,
+    looks_like_har,
+    open_input,
+    read_chunks,
+    sidecar_request_path,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """A recording being translated: its output pieces, in order, and whether it had
+    anything legacy to rewrite (known once `pieces` is consumed)."""
+
+    source: str
+    pieces: Iterator[bytes | Problem]
+    translator: Translator
+
+    @property
+    def changed(self) -> bool:
+        return self.translator.changed
+
+
+@contextmanager
+def open_translation(
+    name: str,
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    request_file: Path | None = None,
+) -> Iterator[Translation]:
+    """Translate recording `name` (`-` is stdin) while the context is open.
+
+    The request body comes from `request_file`, else from a `NAME.request.json` beside
+    the recording. A HAR file is refused (`UnreadableInput`): its requests are replayed
+    with `agui replay --native` instead.
+    """
+    request: dict[str, Any] | None = None
+    if request_file is not None:
+        request = load_request(request_file)
+    elif name != STDIN:
+        sidecar = sidecar_request_path(Path(name))
+        request = load_request(sidecar) if sidecar is not None else None
+    translator = Translator(tools=tool_map(tools), request=request)
+    with open_input(name) as stream:
+        head = stream.read(1 << 16)
+        if (name != STDIN and name.lower().endswith(".har")) or looks_like_har(head):
+            raise UnreadableInput(
+                f"{name}: a HAR file; translate works on SSE/NDJSON recordings"
+                " (view a HAR translated with `agui replay --native`)"
+            )
+        source = STDIN_LABEL if name == STDIN else name
+        pieces = None
+        if name != STDIN and Path(name).is_file():
+            # Only a file can be read in pieces; stdin never pays for importing the reader.
+            from replay.large.translate_pieces import translate_file
+
+            pieces = translate_file(source, name, translator)  # large files, in pieces
+        if pieces is None:
+            pieces = translate_stream(
+                read_chunks(stream, head), source=source, translator=translator
+            )
+        yield Translation(source, pieces, translator)

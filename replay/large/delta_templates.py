@@ -1,0 +1,280 @@
+"""Recognise a stream's frames by templates learned from validated exemplars.
+
+Most of a recording is text messages and tool calls (a start event, deltas, an end
+event), all written by one serialiser:
+`{"type":"TEXT_MESSAGE_CONTENT","messageId":"…","delta":"…","timestamp":…}` again and
+again. Once one such event has been parsed, validated by ag_ui.core and found to be its
+own compact JSON, its text becomes a template: the same bytes, except that the values of
+fields whose schema accepts every string (or every integer in a wide range) become
+patterns. A frame matching the template therefore parses to an object with the same keys
+in the same order, the same values where the template is literal and a string (or such an
+integer) elsewhere, so it is valid for the same reason the exemplar was; and since the
+patterns only match the forms the compact serialiser writes (no `\\/`, no `\\u00e9`, no
+leading zeros, no `-0`), it is its own compact JSON too. Which fields are free is read
+from ag_ui.core's core schema, never written here.
+
+One regular expression then matches a whole stretch of one stream — its start event or
+a delta, more deltas, maybe its end event; a back-reference ties their ids — and one
+`findall` collects the deltas. A frame that
+matches no template is simply parsed and validated the ordinary way, and may become the
+exemplar of a new template: templates only save work, they never change a result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pydantic_core import from_json, to_json
+
+from replay.wire.events import EVENT_ADAPTER
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A streamed kind: its start, delta and end events and the key naming the stream."""
+
+    start: str
+    delta: str
+    end: str
+    id_key: str
+
+
+FAMILIES: Final = (
+    Family("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "messageId"),
+    Family("TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "toolCallId"),
+)
+DELTA_ID_KEYS: Final = {family.delta: family.id_key for family in FAMILIES}
+"""The delta events folded in bulk, and the key naming the stream each one extends."""
+_FAMILY_OF: Final = {
+    kind: family for family in FAMILIES for kind in (family.start, family.delta, family.end)
+}
+MAX_TRIES: Final = 8
+"""Exemplars tried per event type before giving up on it (a template is kept per type,
+so hostile input cannot grow the pattern)."""
+WIDE_INT: Final = 10**15 - 1
+"""The largest magnitude the integer pattern matches (at most 15 digits)."""
+
+_PLAIN = rb'[^"\\\x00-\x1f]*'
+_ESCAPE = rb'\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))'
+STRING: Final = b'"' + _PLAIN + b"(?:" + _ESCAPE + _PLAIN + b')*"'
+"""A JSON string exactly as the compact serialiser writes it (raw UTF-8 otherwise);
+runs of plain characters are taken whole (one character set, no alternation)."""
+INTEGER: Final = rb"(?:0|-?[1-9][0-9]{0,14})"
+_DELTA: Final = re.compile(rb'"delta":"([^"\\]*(?:\\.[^"\\]*)*)"')
+_FREE_STR: Final = "str"
+_FREE_INT: Final = "int"
+_HARMLESS_CONFIG: Final = frozenset(
+    {"title", "extra_fields_behavior", "validate_by_alias", "validate_by_name"}
+)
+"""Model config keys known not to change which values a field accepts."""
+
+
+class DeltaTemplates:
+    """The templates one process has learned, compiled into one stretch pattern.
+
+    Each event type of a family gets the template of the first exemplar that makes
+    one. A stretch is a start event or a delta, then deltas, then maybe an end event,
+    all of one stream: the start's template (or the first delta's) captures the
+    stream id and the others must repeat it.
+    """
+
+    def __init__(self) -> None:
+        self._exemplars: dict[str, dict[str, Any]] = {}
+        self._tried: dict[str, int] = {}
+        self._alternatives: dict[str, tuple[str, bool]] = {}
+        """Alternative name → (delta kind, whether it opens with the start event)."""
+        self._pattern: re.Pattern[bytes] | None = None
+        self._heads: tuple[bytes, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every event type of every family has its template (or was given up)."""
+        return all(
+            kind in self._exemplars or self._tried.get(kind, 0) >= MAX_TRIES for kind in _FAMILY_OF
+        )
+
+    @property
+    def active(self) -> bool:
+        """Whether any template has been learned yet."""
+        return self._pattern is not None
+
+    def match(self, piece: bytes, at: int) -> Stretch | None:
+        """The stretch of one stream starting at byte `at` of `piece` (one-line `data:`
+        frames); None when the frame there starts no stretch."""
+        pattern = self._pattern
+        if pattern is None or not piece.startswith(self._heads, at):
+            return None  # (the cheap test: what every alternative starts with, literally)
+        match = pattern.match(piece, at)
+        if match is None:
+            return None
+        name = match.lastgroup
+        assert name is not None
+        end = match.end()
+        kind, opened = self._alternatives[name]
+        deltas = _DELTA.findall(piece, at, end)  # one per delta frame, none elsewhere
+        closed = match.group(name + "_end") is not None
+        count = len(deltas) + opened + closed
+        stream_id = _decoded(match.group(name + "_id"))
+        return end, count, kind, stream_id, _decoded(b"".join(deltas)), opened, closed
+
+    def learn(self, data: dict[str, Any], text: bytes) -> None:
+        """Take a start, delta or end event found valid and exactly its own compact JSON
+        as the exemplar of its type, when its type has none yet."""
+        kind = data.get("type")
+        if not isinstance(kind, str):
+            return
+        family = _FAMILY_OF.get(kind)
+        if family is None or kind in self._exemplars or self._tried.get(kind, 0) >= MAX_TRIES:
+            return
+        self._tried[kind] = self._tried.get(kind, 0) + 1
+        probe = _frame_pattern(family, data, "probe", first=True)
+        if probe is None or re.fullmatch(probe, text) is None:
+            return
+        self._exemplars[kind] = data
+        self._compile()
+
+    def _compile(self) -> None:
+        alternatives: dict[str, tuple[str, bool]] = {}
+        patterns: list[bytes] = []
+        heads: list[bytes] = []
+        for family in FAMILIES:
+            delta = self._exemplars.get(family.delta)
+            end = self._exemplars.get(family.end)
+            for opened in (True, False):
+                head = self._exemplars.get(family.start if opened else family.delta)
+                if head is None:
+                    continue
+                name = f"{family.id_key}_{'start' if opened else 'delta'}"
+                body = b"data: " + _frame_pattern_of(family, head, name, first=True) + b"\n\n"
+                if delta is not None:
+                    again = _frame_pattern_of(family, delta, name, first=False)
+                    body += b"(?:data: " + again + b"\n\n)*"
+                closing = b"(?!)"  # matches nothing: no end event known yet
+                if end is not None:
+                    closing = (
+                        b"data: " + _frame_pattern_of(family, end, name, first=False) + b"\n\n"
+                    )
+                body += b"(?P<" + name.encode() + b"_end>" + closing + b")?"
+                patterns.append(b"(?P<" + name.encode() + b">" + body + b")")
+                alternatives[name] = (family.delta, opened)
+                heads.append(_literal_head(head))
+        self._alternatives = alternatives
+        self._heads = tuple(heads)
+        self._pattern = re.compile(b"|".join(patterns)) if patterns else None
+
+
+Stretch = tuple[int, int, str, str, str, bool, bool]
+"""(end byte, frame count, delta kind, stream id, joined deltas, opens with the start
+event, closes with the end event)."""
+
+
+def _decoded(raw: bytes) -> str:
+    """The value of JSON string content (escapes resolved)."""
+    if b"\\" in raw:
+        value = from_json(b'"' + raw + b'"')
+        assert isinstance(value, str)
+        return value
+    return raw.decode()
+
+
+def _frame_pattern(family: Family, data: dict[str, Any], name: str, *, first: bool) -> bytes | None:
+    """The pattern of one frame's JSON: literal but for free values; the stream id is
+    captured (`first`) or must repeat what was captured. None when not possible: the
+    id (and a delta's `delta`) must be free strings, and no literal part may hold a
+    `"delta":` key (the deltas are collected by that key)."""
+    kind = data.get("type")
+    assert isinstance(kind, str)
+    parts: list[bytes] = []
+    for key, value in data.items():
+        free = _free(kind, key)
+        head = re.escape(to_json(key)) + b":"
+        if key == family.id_key:
+            if free != _FREE_STR or type(value) is not str:
+                return None
+            if first:
+                parts.append(head + b'"(?P<' + name.encode() + b"_id>" + STRING[1:-1] + b')"')
+            else:
+                parts.append(head + b'"(?P=' + name.encode() + b'_id)"')
+        elif key == "delta" and kind == family.delta:
+            if free != _FREE_STR or type(value) is not str:
+                return None
+            parts.append(head + STRING)
+        elif free == _FREE_STR and type(value) is str and key != "delta":
+            parts.append(head + STRING)
+        elif free == _FREE_INT and type(value) is int:
+            parts.append(head + INTEGER)
+        else:
+            literal = to_json(key) + b":" + to_json(value)
+            if b'"delta":' in literal:
+                return None
+            parts.append(re.escape(literal))
+    if family.id_key not in data or (kind == family.delta and "delta" not in data):
+        return None
+    return b"\\{" + b",".join(parts) + b"\\}"
+
+
+def _literal_head(data: dict[str, Any]) -> bytes:
+    """The bytes every frame an exemplar's template matches starts with: `data: {`, its
+    first key, and that key's value when the template keeps it literal."""
+    key, value = next(iter(data.items()))
+    kind = data["type"]
+    head = b"data: {" + to_json(key) + b":"
+    family = _FAMILY_OF[kind]
+    if key in (family.id_key, "delta") or _free(kind, key) is not None:
+        return head
+    return head + to_json(value)
+
+
+def _frame_pattern_of(family: Family, data: dict[str, Any], name: str, *, first: bool) -> bytes:
+    pattern = _frame_pattern(family, data, name, first=first)
+    assert pattern is not None  # the exemplar was accepted with this very pattern
+    return pattern
+
+
+_FREE_CACHE: dict[tuple[str, str], str | None] = {}
+
+
+def _free(kind: str, key: str) -> str | None:
+    """Whether the schema of event `kind`'s field aliased `key` accepts every string
+    (`str`), every integer of at most 15 digits (`int`), or neither (None)."""
+    found = _FREE_CACHE.get((kind, key), "")
+    if found == "":
+        found = _FREE_CACHE[(kind, key)] = _schema_freedom(kind, key)
+    return found
+
+
+def _schema_freedom(kind: str, key: str) -> str | None:
+    union = EVENT_ADAPTER.core_schema
+    if union.get("type") != "tagged-union" or union.get("discriminator") != "type":
+        return None
+    if union.get("strict"):
+        return None
+    model: Any = union["choices"].get(kind)
+    if not isinstance(model, dict) or model.get("type") != "model" or "post_init" in model:
+        return None
+    if not set(model.get("config", {})) <= _HARMLESS_CONFIG or model.get("strict"):
+        return None
+    fields_schema = model.get("schema", {})
+    if fields_schema.get("type") != "model-fields" or fields_schema.get("strict"):
+        return None
+    for field in fields_schema.get("fields", {}).values():
+        if field.get("validation_alias") == key:
+            return _leaf_freedom(field.get("schema", {}))
+    return None
+
+
+def _leaf_freedom(schema: dict[str, Any]) -> str | None:
+    if schema.get("type") == "default" and set(schema) <= {"type", "schema", "default"}:
+        schema = schema["schema"]
+    if schema.get("type") == "nullable" and set(schema) <= {"type", "schema"}:
+        schema = schema["schema"]
+    extra = set(schema) - {"type", "metadata"}
+    if schema.get("type") == "str" and not extra:
+        return _FREE_STR
+    if schema.get("type") == "int" and extra <= {"ge", "le"}:
+        low, high = schema.get("ge"), schema.get("le")
+        if (low is None or low <= -WIDE_INT) and (high is None or high >= WIDE_INT):
+            return _FREE_INT
+    return None

@@ -1,0 +1,430 @@
+"""A large regular recording in pieces: summarised by any process, applied in file order.
+
+TanStack writes every event as one `data: {...}` line and a blank line. After a blank
+line the SSE decoder's state is clean, so a file can be cut after any `\\n\\n` into
+pieces that decode on their own. Each piece is *summarised* — split into frames,
+validated, checked for compact JSON, the events of each text message or tool call
+grouped (mostly by templates, `replay.large.delta_templates`, without parsing them) — by
+whichever of two processes has time (`replay.large.piece_reader`), then *applied* here, in
+file order, by the reader: the summary becomes pipeline items, a `RecordedEvent` for
+most events and one `DeltaRun` for each stretch of one stream's events.
+
+A piece that is not made only of such frames, or holds an event that fails validation,
+gets no summary: the reader decodes it with the ordinary decoder, so findings and
+locations are exactly what they are without pieces. The summary only saves work.
+
+Kept whole (about 430 lines): cutting, summarising and applying a piece share the one
+frame layout this module defines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from itertools import accumulate
+from typing import Any
+
+from pydantic_core import from_json, to_json
+
+from replay.large.delta_templates import DELTA_ID_KEYS, DeltaTemplates
+from replay.large.shape_check import all_valid
+from replay.wire.delta_run import FRAME_OVERHEAD as _FRAME_OVERHEAD
+from replay.wire.delta_run import DeltaRun
+from replay.wire.events import (
+    CHECKED,
+    CHECKED_COMPACT,
+    PLAIN_EVENT_TYPES,
+    EndOfStream,
+    RecordedEvent,
+    decode_one,
+    new_location,
+    recorded_event,
+)
+from replay.wire.problems import Problem
+from replay.wire.sse import FrameKind, SseMessage
+from replay.wire.stream_position import Position
+
+PIECE_SIZE = 1 << 20
+"""Nominal piece length: small enough to share work evenly, big enough to be cheap."""
+SSE = FrameKind.SSE
+_SEPARATOR = b"\n\ndata: "
+_EMPTY = b"\n\ndata: \n"
+_parse = partial(from_json, cache_strings="keys")
+"""Keys repeat in every event; values rarely do."""
+
+
+Run = tuple[int, int, str, str, str, bool, bool]
+"""A stretch of one stream: (first frame, frame count, delta kind, stream id, joined
+deltas, opens with the start event, closes with the end event)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PieceSummary:
+    """What a process found in a piece whose frames are all one `data:` line each.
+
+    Every event that is JSON of a plain type (`replay.wire.events.PLAIN_EVENT_TYPES`) is
+    valid; `irregular` lists the other frames (the reader decodes those one by one).
+    """
+
+    count: int
+    """Number of frames (each one SSE message)."""
+    compact: bool
+    """Every plain event outside `runs` is exactly its compact JSON (those in runs are)."""
+    runs: tuple[Run, ...]
+    irregular: tuple[int, ...]
+    colds: tuple[dict[str, Any], ...] | None
+    """The parsed plain events outside `runs`, in order, when sent along (else None)."""
+
+    def fits(self, piece: bytes) -> bool:
+        """Whether this can be the summary of `piece` (a cheap guard against mix-ups)."""
+        count = self.count
+        return (
+            piece.startswith(b"data: ")
+            and piece.count(_SEPARATOR) + 1 == count
+            and all(first + length <= count for first, length, *_ in self.runs)
+            and all(at < count for at in self.irregular)
+        )
+
+
+def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> list[int]:
+    """Cut points, from 0 to `size`, each after a `\\n\\n` at or past a multiple of
+    `piece_size`. `read_at(length, offset)` reads the file (like `os.pread`).
+
+    Within a quarter piece of that point, a cut just before a `RUN_STARTED` frame that
+    names no parent run is preferred: a piece that starts a run and a thread of its own
+    can be folded and checked ahead of the reader (`replay.large.settle`). Any cut after a
+    blank line is correct; the choice only changes how much work can be shared.
+    """
+    bounds = [0]
+    nominal = piece_size
+    while nominal < size:
+        at = max(nominal, bounds[-1])
+        cut = _run_start_cut(read_at, at, min(piece_size // 4, size - at))
+        if cut < 0:
+            cut = _blank_line_cut(read_at, at, size)
+        if cut < 0 or cut >= size:
+            break
+        bounds.append(cut)
+        nominal = max(nominal + piece_size, cut)
+    bounds.append(size)
+    return bounds
+
+
+ReadAt = Callable[[int, int], bytes]
+"""Read `length` bytes at `offset` (like `os.pread` on an open file)."""
+RUN_STARTED_FRAME = b'data: {"type":"RUN_STARTED"'
+"""How TanStack writes the start of a `RUN_STARTED` frame."""
+_FRESH_RUN = b"\n\n" + RUN_STARTED_FRAME
+_HEAD = 512
+"""Bytes of a RUN_STARTED frame searched for `parentRunId` (TanStack writes ids first)."""
+
+
+def _run_start_cut(read_at: ReadAt, at: int, span: int) -> int:
+    """The first cut before a parentless RUN_STARTED frame in `[at, at + span)`, or -1."""
+    if span <= 0:
+        return -1
+    window = read_at(span + _HEAD, at)
+    found = window.find(_FRESH_RUN, 0, span)
+    while found >= 0:
+        head = window[found + 2 : found + 2 + _HEAD].split(b"\n", 1)[0]
+        if b'"parentRunId"' not in head:
+            return at + found + 2
+        found = window.find(_FRESH_RUN, found + 2, span)
+    return -1
+
+
+def _blank_line_cut(read_at: ReadAt, at: int, size: int) -> int:
+    """The cut after the first `\\n\\n` at or past `at`, or -1."""
+    return cut_at_marker(read_at, b"\n\n", at, size)
+
+
+def cut_at_marker(read_at: ReadAt, marker: bytes, at: int, size: int) -> int:
+    """The cut after the blank line `marker` starts with (`\\n\\n...`), at its first
+    occurrence at or past `at`; -1 when there is none before `size`."""
+    window = 1 << 16
+    while at < size:
+        found = read_at(window, at).find(marker)
+        if found >= 0:
+            cut = at + found + 2
+            return cut if cut < size else -1
+        at += window - len(marker) + 1  # a marker may straddle two windows
+        window *= 2
+    return -1
+
+
+def one_line_frames(piece: bytes) -> int:
+    """How many frames `piece` holds when each is one non-empty `data: ` line and a
+    blank line, with LF line endings only; 0 otherwise. (An empty `data: ` line
+    dispatches nothing: such a piece is left to the decoder.)"""
+    if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
+        return 0
+    count = piece.count(_SEPARATOR) + 1
+    # Two LFs per frame and no other: every frame is one `data: ` line and a blank one.
+    if piece.count(b"\n") != 2 * count or piece.startswith(b"data: \n") or _EMPTY in piece:
+        return 0
+    return count
+
+
+def summarize(
+    piece: bytes,
+    *,
+    fold_deltas: bool = True,
+    with_colds: bool = False,
+    templates: DeltaTemplates | None = None,
+) -> PieceSummary | None:
+    """Summarise a piece, or None when it is not all one-line frames or not all valid.
+
+    `fold_deltas`: group delta stretches into `runs`, recognising what `templates`
+    (learned by this process so far, and taught here) can; frames they cannot are
+    parsed and validated. `with_colds`: send the parsed plain events outside `runs`
+    along (the reader then need not parse them again).
+    """
+    if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
+        return None
+    if not piece.isascii():
+        try:
+            piece.decode()
+        except UnicodeDecodeError:
+            return None
+    runs: list[Run] = []
+    if fold_deltas and templates is not None and templates.active:
+        walked = _outside_stretches(piece, templates, runs)
+        if walked is None:
+            return None
+        positions, texts = walked
+        count = len(positions) + sum(run[1] for run in runs)
+    else:
+        count = one_line_frames(piece)
+        if not count:
+            return None
+        texts = piece[6:-2].split(_SEPARATOR)
+        positions = list(range(count))
+    try:
+        datas: list[Any] = list(map(_parse, texts))
+    except ValueError:
+        datas = [_parse_or_none(text) for text in texts]
+    plain = PLAIN_EVENT_TYPES
+    irregular: list[int] = []
+    plain_at: list[int] = []
+    for at, data in enumerate(datas):
+        if type(data) is dict and data.get("type") in plain and texts[at][:1] == b"{":
+            plain_at.append(at)
+        else:
+            irregular.append(positions[at])
+    if len(plain_at) == len(datas):
+        plain_datas, plain_texts = datas, texts
+    else:
+        plain_datas = [datas[at] for at in plain_at]
+        plain_texts = [texts[at] for at in plain_at]
+    if plain_datas and not all_valid(plain_datas):
+        return None
+    compact = _compact(plain_datas, plain_texts)
+    colds = plain_datas
+    if compact and fold_deltas:
+        colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
+        if templates is not None and not templates.complete:
+            for data, text in zip(plain_datas, plain_texts, strict=True):
+                templates.learn(data, text)
+        runs.sort()
+    return PieceSummary(
+        count, compact, tuple(runs), tuple(irregular), tuple(colds) if with_colds else None
+    )
+
+
+def _outside_stretches(
+    piece: bytes, templates: DeltaTemplates, runs: list[Run]
+) -> tuple[list[int], list[bytes]] | None:
+    """Walk the frames: add each template-matching stretch to `runs`; return the frame
+    numbers and texts of the frames outside them. None when a frame is not one
+    non-empty `data: ` line and a blank line (a stretch's frames are, by its pattern)."""
+    positions: list[int] = []
+    texts: list[bytes] = []
+    match = templates.match
+    find = piece.find
+    startswith = piece.startswith
+    size = len(piece)
+    at = start = 0
+    while start < size:
+        found = match(piece, start)
+        if found is not None:
+            end, frames, kind, stream_id, delta, opened, closed = found
+            runs.append((at, frames, kind, stream_id, delta, opened, closed))
+            at += frames
+        else:
+            if not startswith(b"data: ", start):
+                return None
+            end = find(b"\n\n", start)
+            text = piece[start + 6 : end]
+            if not text or b"\n" in text:
+                return None
+            positions.append(at)
+            texts.append(text)
+            at += 1
+            end += 2
+        start = end
+    return positions, texts
+
+
+def _parse_or_none(text: bytes) -> Any:
+    try:
+        return _parse(text)
+    except ValueError:
+        return None
+
+
+def _compact(datas: list[dict[str, Any]], texts: list[bytes]) -> bool:
+    """Whether each text is exactly its value's compact JSON (one C call for all)."""
+    try:
+        return to_json(datas) == b"[" + b",".join(texts) + b"]"
+    except ValueError:
+        return False
+
+
+def _group_deltas(
+    datas: list[dict[str, Any]],
+    positions: list[int],
+    runs: list[Run],
+) -> list[dict[str, Any]]:
+    """Add stretches of consecutive deltas of one stream (among these events, at these
+    frame numbers) to `runs`; return the other events."""
+    colds: list[dict[str, Any]] = []
+    id_keys = DELTA_ID_KEYS
+    first = last = -1
+    kind = stream = ""
+    parts: list[str] = []
+    for at, data in zip(positions, datas, strict=True):
+        id_key = id_keys.get(data["type"])
+        if id_key is not None:
+            stream_id = data[id_key]
+            if first >= 0 and at == last + 1 and data["type"] == kind and stream_id == stream:
+                parts.append(data["delta"])
+                last = at
+                continue
+            if first >= 0:
+                runs.append((first, last - first + 1, kind, stream, "".join(parts), False, False))
+            first = last = at
+            kind, stream, parts = data["type"], stream_id, [data["delta"]]
+            continue
+        if first >= 0:
+            runs.append((first, last - first + 1, kind, stream, "".join(parts), False, False))
+            first = -1
+        colds.append(data)
+    if first >= 0:
+        runs.append((first, last - first + 1, kind, stream, "".join(parts), False, False))
+    return colds
+
+
+Item = RecordedEvent | DeltaRun | EndOfStream | Problem
+
+
+class PieceFrames:
+    """A summarised piece's frames: their texts, byte offsets and output positions.
+
+    Frame `i` starts `offset(i)` bytes into the piece; its line in the `--json` output
+    (its text and a LF, UTF-8) is `out[line(i):line(i + 1)]`.
+    """
+
+    __slots__ = ("_out", "_starts", "texts")
+
+    def __init__(self, piece: bytes) -> None:
+        self.texts = piece[6:-2].split(_SEPARATOR)
+        self._starts = list(accumulate(map(len, self.texts), initial=0))  # bytes before i
+        self._out: bytes | None = None
+
+    @property
+    def out(self) -> bytes:
+        """The whole piece's output (joined when first asked: a helper folding the
+        piece never needs it)."""
+        if self._out is None:
+            self._out = b"\n".join(self.texts) + b"\n"
+        return self._out
+
+    def text(self, at: int) -> bytes:
+        """Frame `at`'s text (its `data:` value)."""
+        return self.texts[at]
+
+    def offset(self, at: int) -> int:
+        """Bytes of the piece before frame `at`."""
+        return self._starts[at] + _FRAME_OVERHEAD * at
+
+    def line(self, at: int) -> int:
+        """Bytes of the output before frame `at`'s line."""
+        return self._starts[at] + at
+
+    def lines(self, start: int, stop: int) -> bytes:
+        """The output lines of frames `[start, stop)`."""
+        return self.out[self.line(start) : self.line(stop)]
+
+
+def apply_summary(
+    source: str,
+    frames: PieceFrames,
+    summary: PieceSummary,
+    position: Position,
+    start: int = 0,
+    stop: int | None = None,
+) -> Iterator[Item]:
+    """The pipeline items of frames `[start, stop)` of a summarised piece, in order.
+
+    Each stretch in `runs` is one `DeltaRun`; the other plain events come with the
+    parsed objects in `colds` when it holds them, else they are parsed here.
+    """
+    stop = summary.count if stop is None else stop
+    line0, offset0, index0, last_id = (
+        position.line + 1,
+        position.offset,
+        position.index,
+        position.last_id,
+    )
+    offset_of = frames.offset
+    runs = [run for run in summary.runs if start <= run[0] < stop]
+    irregular = set(summary.irregular)
+    colds = None
+    if summary.colds is not None:
+        # The cold frames before `start`: neither in a stretch nor irregular.
+        skipped = (
+            start
+            - sum(
+                min(first + count, start) - first
+                for first, count, *_ in summary.runs
+                if first < start
+            )
+            - sum(at < start for at in irregular)
+        )
+        colds = iter(summary.colds[skipped:])
+    marker = CHECKED_COMPACT if summary.compact else CHECKED
+    bare_noticed = [True]  # SSE frames never trigger the NDJSON notice
+    run_at = 0
+    at = start
+    while at < stop:
+        if run_at < len(runs) and runs[run_at][0] == at:
+            first, count, kind, stream_id, delta, opened, closed = runs[run_at]
+            run_at += 1
+            last = first + count - 1
+            yield DeltaRun(
+                kind,
+                stream_id,
+                delta,
+                count,
+                frames,
+                first,
+                new_location(source, line0 + 2 * first, offset0 + offset_of(first), index0 + first),
+                new_location(source, line0 + 2 * last, offset0 + offset_of(last), index0 + last),
+                opened,
+                closed,
+            )
+            at = last + 1
+            continue
+        offset = offset0 + offset_of(at)
+        raw = frames.text(at)
+        end = offset + len(raw) + _FRAME_OVERHEAD
+        text = raw.decode("utf-8", "replace")  # as the SSE decoder does
+        if at in irregular:
+            message = SseMessage(text, line0 + 2 * at, offset, SSE, "", last_id, False, end)
+            yield from decode_one(source, message, index0 + at, bare_noticed)
+        else:
+            data = next(colds) if colds is not None else from_json(text)
+            frame = (text, line0 + 2 * at, offset, end, last_id)
+            yield recorded_event(source, frame, index0 + at, data, marker)
+        at += 1

@@ -1,0 +1,175 @@
+"""Translate a large recording file in pieces, sharing the work with a helper process.
+
+A translator carries almost nothing from one run to the next: at a `RUN_STARTED` it
+releases what it held (as at the end of a stream) and starts afresh; only the ids of
+an open `THINKING_*` block, and whether anything changed, live on. So a file cut just
+before `RUN_STARTED` frames can be translated piece by piece — each piece with its own
+translator, started from the reasoning state the previous piece ended in — and the
+pieces' outputs and notices, put end to end, are exactly the whole file's.
+
+Pieces are translated by whichever of two processes has time (`replay.large.work_sharing`);
+one translated ahead of its turn assumes no open reasoning block, and is translated
+again, in turn, in the rare case the previous piece ended inside one. Only files made
+entirely of one-line `data:` frames qualify (then every piece's first line and event
+index are known before any is read in full); for any other file, `translate_file`
+answers None and the caller translates it as one stream.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from replay.large.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED
+from replay.large.pieces import (
+    PIECE_SIZE,
+    RUN_STARTED_FRAME,
+    ReadAt,
+    cut_at_marker,
+    one_line_frames,
+)
+from replay.large.work_sharing import Helper, in_order
+from replay.translate.translation import Translator, translate_stream
+from replay.wire.problems import Problem
+from replay.wire.stream_position import Position
+
+MIN_SIZE = HELPER_MIN_SIZE
+"""Smaller files are translated faster than a helper pays for itself."""
+
+Reasoning = tuple[str | None, str | None]
+_CLOSED: Reasoning = (None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each piece starts: byte offset, lines before it, events before it."""
+
+    starts: tuple[Position, ...]
+    size: int
+
+    def span(self, number: int) -> tuple[int, int]:
+        end = self.starts[number + 1].offset if number + 1 < len(self.starts) else self.size
+        return self.starts[number].offset, end
+
+
+@dataclass(frozen=True, slots=True)
+class TranslatedPiece:
+    """A piece's output bytes and notices, in order, and what its translator ended in."""
+
+    items: tuple[bytes | Problem, ...]
+    changed: bool
+    reasoning_before: Reasoning
+    reasoning_after: Reasoning
+
+
+def layout(fd: int, size: int, piece_size: int = PIECE_SIZE) -> Layout | None:
+    """The pieces of a file made only of one-line `data:` frames, each cut just before a
+    `RUN_STARTED` frame; None when the file is not so (or not worth cutting)."""
+    bounds = _run_bounds(lambda length, offset: os.pread(fd, length, offset), size, piece_size)
+    starts: list[Position] = []
+    lines = events = 0
+    for number in range(len(bounds) - 1):
+        start, end = bounds[number], bounds[number + 1]
+        if end - start > MAX_SUMMARISED:
+            return None
+        piece = os.pread(fd, end - start, start)
+        frames = one_line_frames(piece) if len(piece) == end - start else 0
+        if not frames or (number and not piece.startswith(RUN_STARTED_FRAME)):
+            return None
+        starts.append(Position(start, lines, events))
+        lines += 2 * frames
+        events += frames
+    return Layout(tuple(starts), size) if len(starts) > 1 else None
+
+
+def _run_bounds(read_at: ReadAt, size: int, piece_size: int) -> list[int]:
+    """Cut points from 0 to `size`: each just before the first `RUN_STARTED` frame at or
+    past a multiple of `piece_size` (fewer pieces when runs are long)."""
+    bounds = [0]
+    nominal = piece_size
+    while nominal < size:
+        cut = cut_at_marker(read_at, b"\n\n" + RUN_STARTED_FRAME, max(nominal, bounds[-1]), size)
+        if cut < 0:
+            break
+        bounds.append(cut)
+        nominal = max(nominal + piece_size, cut)
+    bounds.append(size)
+    return bounds
+
+
+def translate_piece(
+    source: str,
+    piece: bytes,
+    start: Position,
+    pattern: Translator,
+    reasoning: Reasoning,
+) -> TranslatedPiece:
+    """Translate one piece with a fresh translator like `pattern`, from `reasoning`."""
+    translator = Translator(tools=pattern.tools, request=pattern.request)
+    translator.reasoning = reasoning
+    items: list[bytes | Problem] = []
+    chunks: list[bytes] = []
+    for item in translate_stream([piece], source=source, translator=translator, start=start):
+        if isinstance(item, bytes):
+            chunks.append(item)
+            continue
+        if chunks:
+            items.append(b"".join(chunks))
+            chunks = []
+        items.append(item)
+    if chunks:
+        items.append(b"".join(chunks))
+    return TranslatedPiece(tuple(items), translator.changed, reasoning, translator.reasoning)
+
+
+def translate_file(
+    source: str, path: str, translator: Translator
+) -> Iterator[bytes | Problem] | None:
+    """The translated file (`translate_stream`'s items), translated in pieces with a
+    helper process; None when the file is small or not made of one-line frames (then
+    translate it as one stream). `translator` collects `changed`."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        found = layout(fd, size, PIECE_SIZE) if size >= MIN_SIZE else None
+    except BaseException:
+        os.close(fd)
+        raise
+    if found is None:
+        os.close(fd)
+        return None
+    return _translated(source, fd, found, translator)
+
+
+def _translated(
+    source: str, fd: int, pieces: Layout, translator: Translator
+) -> Iterator[bytes | Problem]:
+    def compute(number: int, reasoning: Reasoning) -> TranslatedPiece:
+        start, end = pieces.span(number)
+        piece = os.pread(fd, end - start, start)
+        return translate_piece(source, piece, pieces.starts[number], translator, reasoning)
+
+    def accept(number: int, value: Any) -> TranslatedPiece | None:
+        return value if type(value) is TranslatedPiece else None
+
+    state = _CLOSED
+
+    def local(number: int, ahead: bool) -> TranslatedPiece:
+        # Ahead of its turn, the previous piece's end state is not known yet: assume
+        # no open reasoning block (checked when its turn comes).
+        return compute(number, _CLOSED if ahead else state)
+
+    helper = Helper.start(lambda number: compute(number, _CLOSED))
+    try:
+        for number, done in enumerate(in_order(len(pieces.starts), helper, local, accept)):
+            if done.reasoning_before != state:
+                done = compute(number, state)
+            translator.changed = translator.changed or done.changed
+            state = done.reasoning_after
+            yield from done.items
+    finally:
+        if helper is not None:
+            helper.stop()
+        os.close(fd)

@@ -1,0 +1,316 @@
+"""The proxy's Starlette app: each request forwarded upstream, each answer streamed back.
+
+Pass-through keeps bytes as they are: the body goes up untouched (even one TanStack
+would refuse), the status, headers (hop-by-hop ones aside) and body come back as they
+arrive, chunk by chunk. A client that hangs up closes the upstream request. When the
+upstream cannot be reached or drops an event stream, the client gets one `RUN_ERROR`
+frame with the reason and the proxy carries on. Taps on the way back write the
+exchange to disk (`--record`) and check it (`--check`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from replay.proxy.bridge import (
+    UNSUPPORTED,
+    NativeStream,
+    Unbridgeable,
+    is_continuation,
+    legacy_follow_up,
+)
+from replay.proxy.failures import run_error_frame, upstream_reason
+from replay.proxy.headers import end_to_end, header
+from replay.proxy.live_check import ExchangeCheck, LiveChecker
+from replay.proxy.recorder import RecordedExchange, Recorder
+from replay.web.bodies import BodyTooLarge, read_body
+from replay.web.cors import with_cors
+from replay.web.streaming import End, EventStream, StopSignal, StreamCut
+from replay.wire.canonical import wire_json
+
+if TYPE_CHECKING:
+    import httpx
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.types import ASGIApp
+
+METHODS: Final = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS")
+CONNECT_TIMEOUT_S: Final = 10.0
+READ_TIMEOUT_S: Final = 300.0
+"""A model may think for minutes between events; a silent upstream fails after this."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProxyOptions:
+    """What `agui proxy` was asked to do."""
+
+    upstream: str
+    record: Path | None = None
+    check: bool = False
+    redact: tuple[str, ...] = ()
+    cors: str | None = None
+    native: bool = False
+    tools: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeLog:
+    """One exchange, for the request log on stderr: never a header or a body."""
+
+    number: int
+    method: str
+    path: str
+    status: int
+    run_id: str | None = None
+    parent_run_id: str | None = None
+    end: str = "complete"
+    detail: str | None = None
+    saved: Path | None = None
+
+
+Logger = Callable[[ExchangeLog], None]
+
+
+@dataclass
+class _Session:
+    """What lives as long as the proxy: the upstream client, recorder, checker, counter."""
+
+    options: ProxyOptions
+    logger: Logger | None
+    recorder: Recorder | None
+    checker: LiveChecker | None
+    client: httpx.AsyncClient | None = None
+    count: int = 0
+    clock: Callable[[], float] = field(default=time.time)
+
+    def next_number(self) -> int:
+        self.count += 1
+        return self.count
+
+
+def target_url(upstream: str, path: str, query: str) -> str:
+    """The upstream URL for a request path: the upstream's own path, then the request's."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(upstream)
+    base = parts.path.rstrip("/")
+    joined = base + path if path != "/" or not base else base
+    return urlunsplit((parts.scheme, parts.netloc, joined or "/", query, ""))
+
+
+def build_proxy_app(
+    options: ProxyOptions,
+    *,
+    stopping: StopSignal,
+    logger: Logger | None = None,
+    checker: LiveChecker | None = None,
+) -> ASGIApp:
+    """The proxy as an ASGI app; its upstream client lives as long as the server."""
+    import httpx
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    recorder = (
+        Recorder(options.record, redact=options.redact) if options.record is not None else None
+    )
+    session = _Session(options, logger, recorder, checker)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        client = httpx.AsyncClient(
+            timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=READ_TIMEOUT_S, pool=None),
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=100),
+            follow_redirects=False,
+        )
+        client.headers.clear()  # forward the client's headers, not httpx's defaults
+        session.client = client
+        try:
+            yield
+        finally:
+            await client.aclose()
+
+    async def endpoint(request: Request) -> Response | EventStream:
+        return await _forward(session, request, stopping)
+
+    app = Starlette(
+        routes=[Route("/{path:path}", endpoint, methods=list(METHODS))], lifespan=lifespan
+    )
+    return with_cors(app, options.cors)
+
+
+async def _forward(
+    session: _Session, request: Request, stopping: StopSignal
+) -> Response | EventStream:
+    import httpx
+    from starlette.responses import Response
+
+    number = session.next_number()
+    method = request.method
+    path = request.url.path
+    try:
+        body = await read_body(request)
+    except BodyTooLarge as error:
+        _log(session, ExchangeLog(number, method, path, 413, detail=str(error)))
+        return Response(b"request body too large\n", 413, media_type="text/plain")
+    ids = _ids(body)
+    url = target_url(session.options.upstream, path, request.url.query)
+    posted = _json_object(body)
+    native = session.options.native
+    sent = body
+    if native and is_continuation(posted):
+        assert posted is not None
+        try:
+            sent = wire_json(legacy_follow_up(posted)).encode("utf-8")
+        except Unbridgeable as error:
+            reason = str(error)
+            entry = ExchangeLog(number, method, path, 200, *ids, end="refused", detail=reason)
+            _log(session, entry)
+            frame = run_error_frame(reason, code=UNSUPPORTED, clock=session.clock)
+            return _event_response(frame)
+    tapped = native or session.recorder is not None or session.checker is not None
+    sent_headers = end_to_end(request.headers.items(), drop=("host", "content-length"))
+    if tapped or header(sent_headers, "accept-encoding") is None:
+        # Recording and checking need the bytes as text; a client that asked for no
+        # encoding must not get httpx's default gzip either.
+        sent_headers = [(k, v) for k, v in sent_headers if k.lower() != "accept-encoding"]
+        sent_headers.append(("accept-encoding", "identity"))
+    assert session.client is not None
+    upstream_request = session.client.build_request(method, url, headers=sent_headers, content=sent)
+    try:
+        response = await session.client.send(upstream_request, stream=True)
+    except httpx.HTTPError as error:
+        reason = upstream_reason(error, session.options.upstream)
+        _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
+        return _event_response(run_error_frame(reason, clock=session.clock))
+    back_headers = end_to_end(response.headers.multi_items())
+    streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
+    record = session.recorder.open(ids[0], body) if session.recorder and streams else None
+    check = session.checker.begin(number, posted) if session.checker and streams else None
+    translate = NativeStream(posted, session.options.tools) if native and streams else None
+    if translate is not None:
+        # The translated body has its own length; chunked framing replaces the upstream's.
+        back_headers = [(k, v) for k, v in back_headers if k.lower() != "content-length"]
+    state = _Flow()
+
+    def on_end(end: End) -> None:
+        complete = end is End.COMPLETE and state.failure is None
+        saved = None
+        if record is not None:
+            saved = record.finish(
+                complete=complete,
+                method=method,
+                path=path,
+                status=response.status_code,
+                request_headers=request.headers.items(),
+                response_headers=response.headers.multi_items(),
+                end=state.failure or str(end),
+            ).stream
+        if check is not None:
+            check.end()
+        outcome = "complete" if complete else ("failed" if state.failure else str(end))
+        entry = ExchangeLog(
+            number,
+            method,
+            path,
+            response.status_code,
+            *ids,
+            end=outcome,
+            detail=state.failure,
+            saved=saved,
+        )
+        _log(session, entry)
+
+    chunks = _relay(response, translate, record, check, state, streams, session)
+    return EventStream(
+        chunks, stopping=stopping, status=response.status_code, headers=back_headers, on_end=on_end
+    )
+
+
+@dataclass
+class _Flow:
+    failure: str | None = None
+
+
+async def _relay(
+    response: httpx.Response,
+    translate: NativeStream | None,
+    record: RecordedExchange | None,
+    check: ExchangeCheck | None,
+    state: _Flow,
+    streams: bool,
+    session: _Session,
+) -> AsyncIterator[bytes]:
+    """The upstream body as it arrives, copied to the taps; a failure ends it with RUN_ERROR."""
+    import httpx
+
+    before = last = b""  # the last two chunks sent: where a cut frame would end
+
+    def taps(chunk: bytes) -> None:
+        # The taps see what the client sees: the translated stream under --native.
+        if record is not None:
+            record.write(chunk)
+        if check is not None:
+            check.feed(chunk)
+
+    tapped = record is not None or check is not None
+    try:
+        async for chunk in response.aiter_raw():
+            if translate is not None and not (chunk := translate.feed(chunk)):
+                continue
+            if tapped:
+                taps(chunk)
+            before, last = last, chunk
+            yield chunk
+        if translate is not None and (rest := translate.close()):
+            taps(rest)
+            before, last = last, rest
+            yield rest
+    except httpx.HTTPError as error:
+        state.failure = upstream_reason(error, session.options.upstream)
+        if not streams:
+            raise StreamCut from None
+        # Close whatever frame was cut, then tell the client why the stream ended.
+        tail = (before + last)[-4:]
+        if tail and not tail.endswith((b"\n\n", b"\r\n\r\n", b"\r\r")):
+            yield b"\n\n"
+        yield run_error_frame(state.failure, clock=session.clock)
+    finally:
+        await response.aclose()
+
+
+def _event_response(frame: bytes) -> Response:
+    from starlette.responses import Response
+
+    return Response(
+        frame, 200, headers={"cache-control": "no-cache"}, media_type="text/event-stream"
+    )
+
+
+def _ids(body: bytes) -> tuple[str | None, str | None]:
+    data = _json_object(body)
+    if data is None:
+        return None, None
+    run_id, parent = data.get("runId"), data.get("parentRunId")
+    return (
+        run_id if isinstance(run_id, str) else None,
+        parent if isinstance(parent, str) else None,
+    )
+
+
+def _json_object(body: bytes) -> dict[str, Any] | None:
+    try:
+        data = json.loads(body.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _log(session: _Session, entry: ExchangeLog) -> None:
+    if session.logger is not None:
+        session.logger(entry)

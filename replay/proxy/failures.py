@@ -1,0 +1,49 @@
+"""What the client sees when the upstream fails: one `RUN_ERROR` frame with one-line reason.
+
+The proxy's httpx errors are mapped here, most specific first (an `httpx_sse` error
+would be a `TransportError` too). The frame is what a TanStack server streams for a
+failed run, so every AG-UI client shows the reason instead of hanging.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Final
+
+from replay.wire.canonical import wire_json
+from replay.wire.sse import encode_event
+
+UPSTREAM_ERROR: Final = "upstream-error"
+"""`RUN_ERROR.code` of every failure the proxy reports itself."""
+
+
+def upstream_reason(error: Exception, url: str) -> str:
+    """One line for an httpx failure talking to `url`."""
+    import httpx
+
+    if isinstance(error, httpx.ConnectTimeout):
+        return f"upstream {url} did not accept the connection in time"
+    if isinstance(error, httpx.ReadTimeout):
+        return f"upstream {url} sent nothing for too long"
+    if isinstance(error, httpx.TimeoutException):
+        return f"upstream {url} timed out"
+    if isinstance(error, httpx.ConnectError):
+        return f"upstream {url} refused the connection; is it running?"
+    if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError):
+        return f"upstream {url} closed the stream before its end"
+    detail = (str(error).splitlines() or [""])[0]
+    return f"upstream {url} failed ({type(error).__name__}{': ' + detail if detail else ''})"
+
+
+def run_error_frame(
+    message: str, *, code: str = UPSTREAM_ERROR, clock: Callable[[], float] = time.time
+) -> bytes:
+    """`data: {"type":"RUN_ERROR",…}` and its blank line, as bytes."""
+    event = {
+        "type": "RUN_ERROR",
+        "message": f"agui proxy: {message}",
+        "code": code,
+        "timestamp": int(clock() * 1000),
+    }
+    return encode_event(wire_json(event)).encode("utf-8")

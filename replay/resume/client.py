@@ -1,0 +1,277 @@
+"""Post one continuation over HTTP and hand back the response body as it streams in.
+
+Synchronous httpx with explicit connect/read timeouts, TLS verified unless the caller
+opts out, and no retry of any kind: a continuation is not idempotent, so once bytes
+left the socket a failure is reported, never replayed. Every httpx error is mapped to
+`TransportFailure` in `transport_failure`, specific types first. Header values never
+appear in a message or a recording.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+from replay.wire.errors import InvalidRequest, TransportFailure
+
+if TYPE_CHECKING:
+    import httpx
+
+EVENT_STREAM = "text/event-stream"
+STREAM_TYPES = (EVENT_STREAM, "application/x-ndjson", "application/jsonl")
+RUN_ID_HEADER = "X-Run-Id"
+DEFAULT_URL = "http://127.0.0.1:8000/api/chat"
+RESERVED_HEADERS = frozenset({"content-type", "accept", "x-run-id", "content-length", "host"})
+"""Headers agui sets itself; a user header with one of these names is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """Everything one POST needs. `headers` are user headers; their values stay secret."""
+
+    url: str
+    body: bytes
+    run_id: str
+    headers: tuple[tuple[str, str], ...] = ()
+    connect_timeout: float = 10.0
+    read_timeout: float = 60.0
+    verify: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseInfo:
+    """Status line facts of a response that passed the checks."""
+
+    status: int
+    content_type: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def display_url(url: str) -> str:
+    """The URL without any `user:password@` part, safe to print."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """`Name: value` from `-H`; the value is kept but never echoed back."""
+    name, sep, value = text.partition(":")
+    name = name.strip()
+    if not sep or not name or any(c.isspace() for c in name):
+        # Never echo the text: without a colon it may be all value.
+        raise InvalidRequest("-H: expected 'Name: value' (a header name, a colon, the value)")
+    if name.lower() in RESERVED_HEADERS:
+        raise InvalidRequest(f"-H {name}: agui sets this header itself")
+    return name, value.strip()
+
+
+def header_from_env(text: str, environ: dict[str, str] | None = None) -> tuple[str, str]:
+    """`Name=ENVVAR` from `--header-env`: the value comes from the environment."""
+    env = os.environ if environ is None else environ
+    name, sep, variable = text.partition("=")
+    name, variable = name.strip(), variable.strip()
+    if not sep or not name or not variable:
+        raise InvalidRequest(f"--header-env {text!r}: expected Name=ENVVAR")
+    if name.lower() in RESERVED_HEADERS:
+        raise InvalidRequest(f"--header-env {name}: agui sets this header itself")
+    value = env.get(variable)
+    if value is None or value == "":
+        raise InvalidRequest(f"--header-env {name}: environment variable {variable} is not set")
+    return name, value
+
+
+def request_headers(request: HttpRequest) -> dict[str, str]:
+    """The headers actually sent: agui's own plus the user's."""
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": EVENT_STREAM,
+        RUN_ID_HEADER: request.run_id,
+    }
+    for name, value in request.headers:
+        headers[name] = value
+    return headers
+
+
+def transport_failure(error: Exception, request: HttpRequest) -> TransportFailure:
+    """The one place httpx errors become one-line `TransportFailure`s (specific first)."""
+    import httpx
+
+    url = display_url(request.url)
+    if isinstance(error, httpx.ConnectTimeout):
+        return TransportFailure(
+            f"{url}: timed out connecting after {request.connect_timeout:g} s (nothing was sent)"
+        )
+    if isinstance(error, httpx.ReadTimeout):
+        return TransportFailure(
+            f"{url}: no data for {request.read_timeout:g} s; raise --timeout for slow servers "
+            "(the continuation was sent and is not retried)"
+        )
+    if isinstance(error, httpx.WriteTimeout | httpx.PoolTimeout):
+        return TransportFailure(f"{url}: timed out sending the request")
+    if isinstance(error, httpx.ConnectError):
+        reason = str(error) or "connection refused"
+        if "CERTIFICATE_VERIFY_FAILED" in reason or "certificate" in reason.lower():
+            return TransportFailure(
+                f"{url}: TLS certificate verification failed; use --insecure only if you "
+                "trust this server"
+            )
+        return TransportFailure(f"{url}: cannot connect ({_one_line(reason)}); is the server up?")
+    if isinstance(error, httpx.RemoteProtocolError):
+        return TransportFailure(
+            f"{url}: the server broke the connection mid-response ({_one_line(str(error))})"
+        )
+    if isinstance(error, httpx.UnsupportedProtocol | httpx.InvalidURL):
+        return TransportFailure(f"{url}: not a usable http(s) URL ({_one_line(str(error))})")
+    if isinstance(error, httpx.TimeoutException):
+        return TransportFailure(f"{url}: timed out")
+    if isinstance(error, httpx.TransportError):
+        return TransportFailure(f"{url}: network error ({_one_line(str(error)) or 'unknown'})")
+    if isinstance(error, httpx.HTTPError):
+        return TransportFailure(f"{url}: HTTP error ({_one_line(str(error)) or 'unknown'})")
+    return TransportFailure(f"{url}: {_one_line(str(error)) or type(error).__name__}")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def _check_response(response: httpx.Response, request: HttpRequest) -> ResponseInfo:
+    url = display_url(request.url)
+    content_type = response.headers.get("content-type", "")
+    media = content_type.split(";")[0].strip().lower()
+    if not 200 <= response.status_code < 300:
+        snippet = _one_line(response.read().decode("utf-8", errors="replace"))
+        reason = response.reason_phrase or ""
+        detail = f": {snippet}" if snippet else ""
+        raise TransportFailure(f"{url}: HTTP {response.status_code} {reason}{detail}".rstrip())
+    if media not in STREAM_TYPES:
+        raise TransportFailure(
+            f"{url}: answered with Content-Type {content_type or '(none)'!r}, "
+            f"expected {EVENT_STREAM}"
+        )
+    return ResponseInfo(response.status_code, media, dict(response.headers))
+
+
+@contextmanager
+def stream_post(
+    request: HttpRequest, *, transport: Any | None = None
+) -> Iterator[tuple[ResponseInfo, Iterator[bytes]]]:
+    """POST once; yield the checked response and an iterator over its raw body bytes.
+
+    `transport` is an `httpx.BaseTransport` for tests. No retries: the transport is
+    built with `retries=0` and nothing here loops.
+    """
+    import httpx
+
+    timeout = httpx.Timeout(
+        request.read_timeout, connect=request.connect_timeout, pool=request.connect_timeout
+    )
+    client = httpx.Client(
+        timeout=timeout,
+        verify=request.verify,
+        transport=transport or httpx.HTTPTransport(retries=0, verify=request.verify),
+        follow_redirects=False,
+        trust_env=False,
+    )
+    try:
+        with client:
+            try:
+                context = client.stream(
+                    "POST", request.url, content=request.body, headers=request_headers(request)
+                )
+                response = context.__enter__()
+            except httpx.HTTPError as error:
+                raise transport_failure(error, request) from None
+            try:
+                info = _check_response(response, request)
+                yield info, _body(response, request)
+            finally:
+                context.__exit__(None, None, None)
+    except httpx.HTTPError as error:
+        raise transport_failure(error, request) from None
+
+
+def _body(response: httpx.Response, request: HttpRequest) -> Iterator[bytes]:
+    import httpx
+
+    try:
+        yield from response.iter_raw()
+    except httpx.HTTPError as error:
+        raise transport_failure(error, request) from None
+
+
+class AtomicFile:
+    """Bytes for `path` (a `--record` file), put in place on `commit()`.
+
+    The writing itself is `replay.wire.output_file.OutputFile`: through symlinks, straight
+    into devices and FIFOs, temp files removed on SIGTERM/SIGHUP, mode kept.
+    """
+
+    def __init__(self, path: Path) -> None:
+        from replay.wire.output_file import OutputFile
+
+        self._path = path
+        self._out = OutputFile(path, make_parents=True)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @path.setter
+    def path(self, target: Path) -> None:
+        """Commit under another name in the same directory (a `.partial.sse`, say)."""
+        self._path = target
+        self._out.retarget(target)
+
+    def write(self, data: bytes) -> None:
+        self._out.write(data)
+
+    def commit(self) -> None:
+        self._out.commit()
+
+    def discard(self) -> None:
+        self._out.discard()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` atomically."""
+    from replay.wire.output_file import OutputFile
+
+    with OutputFile(path, make_parents=True) as out:
+        out.write(data)
+
+
+def record_paths(out: Path) -> tuple[Path, Path]:
+    """`OUT.sse` and the `OUT.request.json` beside it (what `--from` pairs back up)."""
+    return out, out.with_name(out.stem + ".request.json")
+
+
+def curl_command(request: HttpRequest, masked: Sequence[str] = ()) -> str:
+    """An equivalent curl command; user header values are masked as `***`."""
+    import shlex
+
+    parts = ["curl", "--no-buffer", "-X", "POST", shlex.quote(display_url(request.url))]
+    for name, value in request_headers(request).items():
+        shown = value
+        if (name, value) in request.headers or name in masked:
+            shown = "***"
+        parts += ["-H", shlex.quote(f"{name}: {shown}")]
+    if not request.verify:
+        parts.append("--insecure")
+    parts += [
+        "--connect-timeout",
+        f"{request.connect_timeout:g}",
+        "--data-binary",
+        shlex.quote(request.body.decode("utf-8")),
+    ]
+    return " ".join(parts)

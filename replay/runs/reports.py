@@ -1,0 +1,193 @@
+"""Check results as text, JSON, SARIF 2.1.0 or JUnit XML: pure functions from findings to strings.
+
+Each report lists every finding with its rule, severity, message and location. SARIF
+carries the rule catalog and file/line/column regions (a finding inside a HAR entry
+points at the HAR file without a region, since its line numbers count inside the
+embedded response body).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.etree import ElementTree
+
+from replay.runs.rules import RULES, RULES_BY_ID, effective_severity
+from replay.wire.problems import Problem, Severity
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTICE: "note"}
+TOOL_NAME = "agui"
+
+
+def summary(problems: Sequence[Problem], *, strict: bool = False) -> dict[str, int]:
+    """How many findings of each effective severity."""
+    counts = Counter(effective_severity(p, strict=strict).value for p in problems)
+    return {severity.value: counts.get(severity.value, 0) for severity in Severity}
+
+
+def summary_line(counts: Mapping[Severity, int]) -> str:
+    """`2 errors, 1 warning, 0 notices` (effective severities counted) — for stderr."""
+    parts = []
+    for severity in Severity:
+        count = counts.get(severity, 0)
+        parts.append(f"{count} {severity.value}{'' if count == 1 else 's'}")
+    return ", ".join(parts)
+
+
+def sort_findings(problems: Sequence[Problem], sources: Sequence[str]) -> list[Problem]:
+    """Findings in reading order: by recording (as given), then byte offset; stable."""
+    rank = {source: position for position, source in enumerate(sources)}
+
+    def key(problem: Problem) -> tuple[int, int]:
+        location = problem.location
+        if location is None:
+            return (len(rank), 0)
+        base = location.source.split("#entry", 1)[0]
+        entry = location.source[len(base) :]
+        number = int(entry[len("#entry") :]) if entry[len("#entry") :].isdigit() else 0
+        return (rank.get(base, len(rank)), number * (1 << 40) + location.offset)
+
+    return sorted(problems, key=key)
+
+
+def text_report(problems: Sequence[Problem], *, strict: bool = False) -> str:
+    """One line per finding: `file:line: event N: severity: message [rule]`."""
+    lines = []
+    for problem in problems:
+        severity = effective_severity(problem, strict=strict).value
+        where = f"{problem.location}: " if problem.location is not None else ""
+        lines.append(f"{where}{severity}: {problem.message} [{problem.rule}]\n")
+    return "".join(lines)
+
+
+def _finding_json(problem: Problem, *, strict: bool) -> dict[str, Any]:
+    location = problem.location
+    return {
+        "rule": problem.rule,
+        "severity": effective_severity(problem, strict=strict).value,
+        "message": problem.message,
+        "source": location.source if location else None,
+        "line": location.line if location and location.line else None,
+        "offset": location.offset if location else None,
+        "index": location.index if location and location.index >= 0 else None,
+    }
+
+
+def json_report(
+    problems: Sequence[Problem], sources: Sequence[str], *, strict: bool = False
+) -> str:
+    """A JSON document: sources, summary counts and every finding."""
+    document = {
+        "version": 1,
+        "sources": list(sources),
+        "strict": strict,
+        "summary": summary(problems, strict=strict),
+        "findings": [_finding_json(p, strict=strict) for p in problems],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _artifact(source: str) -> tuple[str, bool]:
+    """The file a location's source names, and whether its lines are the file's lines."""
+    if "#entry" in source:
+        return source.split("#entry", 1)[0], False
+    return source, True
+
+
+def sarif_report(problems: Sequence[Problem], *, strict: bool = False, version: str = "") -> str:
+    """SARIF 2.1.0: the rule catalog plus one result per finding with its region."""
+    rule_index = {rule.id: position for position, rule in enumerate(RULES)}
+    results = []
+    for problem in problems:
+        result: dict[str, Any] = {
+            "ruleId": problem.rule,
+            "level": SARIF_LEVELS[effective_severity(problem, strict=strict)],
+            "message": {"text": problem.message},
+        }
+        if problem.rule in rule_index:
+            result["ruleIndex"] = rule_index[problem.rule]
+        location = problem.location
+        if location is not None:
+            uri, has_lines = _artifact(location.source)
+            physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+            if has_lines and location.line:
+                physical["region"] = {
+                    "startLine": location.line,
+                    "startColumn": 1,
+                    "byteOffset": location.offset,
+                }
+            result["locations"] = [{"physicalLocation": physical}]
+            if location.index >= 0:
+                result["properties"] = {"eventIndex": location.index, "source": location.source}
+        results.append(result)
+    driver: dict[str, Any] = {
+        "name": TOOL_NAME,
+        "rules": [
+            {
+                "id": rule.id,
+                "shortDescription": {"text": rule.title},
+                "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
+                "properties": {"group": rule.group.value},
+            }
+            for rule in RULES
+        ],
+    }
+    if version:
+        driver["version"] = version
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "results": results}],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def junit_report(
+    problems: Sequence[Problem], sources: Sequence[str], *, strict: bool = False
+) -> str:
+    """JUnit XML: one test case per recording; failing findings become its failures."""
+    by_source: dict[str, list[Problem]] = {source: [] for source in sources}
+    for problem in problems:
+        source = problem.location.source if problem.location else ""
+        owner = next(
+            (s for s in sources if source == s or source.startswith(f"{s}#")), source or "agui"
+        )
+        by_source.setdefault(owner, []).append(problem)
+    suite = ElementTree.Element("testsuite", name="agui replay --check")
+    failures = 0
+    for source, found in by_source.items():
+        case = ElementTree.SubElement(suite, "testcase", classname="agui.replay", name=source)
+        failing = [p for p in found if effective_severity(p, strict=strict) is Severity.ERROR]
+        if failing:
+            failures += 1
+            failure = ElementTree.SubElement(
+                case,
+                "failure",
+                message=f"{len(failing)} finding{'s' if len(failing) != 1 else ''}",
+                type=failing[0].rule,
+            )
+            failure.text = "\n".join(str(p) for p in failing)
+        others = [p for p in found if p not in failing]
+        if others:
+            out = ElementTree.SubElement(case, "system-out")
+            out.text = "\n".join(f"{p.severity.value}: {p}" for p in others)
+    suite.set("tests", str(len(by_source)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    root = ElementTree.Element("testsuites")
+    root.append(suite)
+    ElementTree.indent(root)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        + ElementTree.tostring(root, encoding="unicode")
+        + "\n"
+    )
+
+
+def rule_title(rule_id: str) -> str:
+    """The catalog title of a rule, or an empty string for an unknown id."""
+    found = RULES_BY_ID.get(rule_id)
+    return found.title if found else ""

@@ -1,0 +1,85 @@
+"""What the run checker remembers of a finished run for the runs after it.
+
+Continuations are checked against the run they resume and its ancestors, which may be
+thousands of runs back, so each run leaves one small `RunEntry`: ids, outcome, the
+tool calls it made itself and, for a paused run, where its terminal text is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic_core import from_json
+
+from replay.interrupts.binding import non_empty
+from replay.runs.terminal_blocks import TerminalText
+from replay.runs.transcript import Outcome, RunTranscript
+
+
+@dataclass(frozen=True, slots=True)
+class RunEntry:
+    """What later runs need to know about an earlier one."""
+
+    run_id: str
+    thread_id: str | None
+    parent_run_id: str | None
+    outcome: Outcome
+    tool_call_ids: frozenset[str]
+    """Tool calls the run itself made (streamed or in its snapshot)."""
+    terminal: TerminalText | None
+    """Where a paused run's terminal event is kept (its `outcome` holds the
+    descriptors): its recorded JSON text, UTF-8, in a compressed block
+    (`replay.runs.terminal_blocks`). The recorded text costs nothing to keep; serialising
+    the descriptors again for every paused run was a noticeable share of a check."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Plain constructor arguments: a helper process sends thousands of these, and
+        # the dataclass default (state set field by field in Python) is several times
+        # slower to load.
+        return RunEntry, (
+            self.run_id,
+            self.thread_id,
+            self.parent_run_id,
+            self.outcome,
+            self.tool_call_ids,
+            self.terminal,
+        )
+
+    def descriptors(self) -> list[dict[str, Any]]:
+        """The paused run's interrupt descriptors, decoded on demand."""
+        if self.terminal is None:
+            return []
+        block, start, end = self.terminal
+        raw = block.read(start, end)
+        try:
+            value = from_json(raw)
+        except ValueError:  # lone surrogates: json.loads takes them
+            value = json.loads(raw.decode("utf-8", "surrogatepass"))
+        outcome = value.get("outcome") if isinstance(value, dict) else None
+        found = outcome.get("interrupts") if isinstance(outcome, dict) else None
+        return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+
+
+def own_tool_calls(transcript: RunTranscript) -> set[str]:
+    """Tool-call ids of a run's own tool calls, streamed or in its snapshot."""
+    ids = {call.id for call in transcript.tool_calls}
+    if transcript.snapshot:
+        ids |= message_tool_calls(transcript.snapshot)
+    return ids
+
+
+def message_tool_calls(messages: Iterable[Any]) -> set[str]:
+    """Tool-call ids named by assistant messages (`toolCalls[].id`) of a message list."""
+    ids: set[str] = set()
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        calls = message.get("toolCalls")
+        if isinstance(calls, list):
+            ids.update(
+                call["id"] for call in calls if isinstance(call, dict) and non_empty(call.get("id"))
+            )
+    return ids

@@ -1,0 +1,1 @@
+"""Translation: legacy tool-approval streams rewritten into native AG-UI interrupts."""

@@ -1,0 +1,140 @@
+"""Run an ASGI app under uvicorn in a background thread, on a socket bound up front.
+
+Binding the socket ourselves gives a port number at once (`--serve 0`), a clear error
+for a busy port before any thread starts, and a listen backlog large enough for a burst
+(the standard library's server keeps socketserver's 5 and resets the rest). `stop()`
+sets the shared stop flag, which cuts live streams short, and gives uvicorn at most
+`SHUTDOWN_DEADLINE_S` to close every connection, slow or half-sent ones included.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from typing import TYPE_CHECKING, Final
+
+from replay.web.streaming import StopSignal
+from replay.wire.errors import AguiError
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp
+
+BACKLOG: Final = 1024
+"""Pending connections the kernel queues before refusing (capped by net.core.somaxconn)."""
+SHUTDOWN_DEADLINE_S: Final = 2.0
+"""How long open connections may take to finish once a stop is asked for."""
+KEEP_ALIVE_S: Final = 5
+LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+_QUIET_LOGGERS: Final = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+
+
+def is_loopback(host: str) -> bool:
+    """True for addresses only this machine can reach."""
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def bind(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
+    """A listening TCP socket on host:port (0 picks a free port); `AguiError` if refused."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP spelled out: asyncio only turns Nagle off (TCP_NODELAY) on sockets
+    # whose protocol says TCP, and with Nagle on, every kept-alive request waits ~40 ms
+    # for a delayed ACK between the header and body writes.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(backlog)
+    except OSError as error:
+        sock.close()
+        raise AguiError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
+
+
+def _silence_uvicorn() -> None:
+    """agui reports requests itself; uvicorn's own lines would mix into stderr."""
+    for name in _QUIET_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers = [logging.NullHandler()]
+        logger.propagate = False
+
+
+class BackgroundServer:
+    """One uvicorn server on its own thread and event loop.
+
+    `stopping` is the flag streams poll: set by `stop()` before uvicorn is told to
+    exit, so a paced or proxied stream ends within a poll interval instead of holding
+    the shutdown for its whole length.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        sock: socket.socket,
+        stopping: StopSignal,
+        *,
+        shutdown_deadline: float = SHUTDOWN_DEADLINE_S,
+    ) -> None:
+        import uvicorn
+
+        _silence_uvicorn()
+        self._sock = sock
+        self.stopping = stopping
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            access_log=False,
+            lifespan="auto",
+            backlog=BACKLOG,
+            timeout_keep_alive=KEEP_ALIVE_S,
+            timeout_graceful_shutdown=max(1, round(shutdown_deadline)),
+            server_header=False,
+            date_header=False,
+        )
+        self._server: uvicorn.Server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._deadline = shutdown_deadline
+
+    @property
+    def address(self) -> tuple[str, int]:
+        name = self._sock.getsockname()
+        return str(name[0]), int(name[1])
+
+    def start(self) -> None:
+        """Serve in the background; returns once uvicorn accepts connections."""
+        if self._thread is not None or self._closed:
+            return
+        self._thread = threading.Thread(
+            target=self._server.run,
+            kwargs={"sockets": [self._sock]},
+            name="agui-http",
+            daemon=True,
+        )
+        self._thread.start()
+        limit = time.monotonic() + 10
+        while not self._server.started and self._thread.is_alive():
+            if time.monotonic() > limit:
+                raise AguiError("the HTTP server did not start within 10 s")
+            time.sleep(0.005)
+
+    def wait(self, poll: float = 0.2) -> None:
+        """Block until stopped; a KeyboardInterrupt propagates to the caller."""
+        self.start()
+        thread = self._thread
+        while thread is not None and thread.is_alive():
+            thread.join(poll)
+
+    def stop(self) -> None:
+        """Cut streams short, stop accepting, close every connection. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self.stopping.set()
+        self._server.should_exit = True
+        if self._thread is not None:
+            # uvicorn gives connections the graceful deadline, then cancels them.
+            self._thread.join(self._deadline + 3)
+        self._sock.close()

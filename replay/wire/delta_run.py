@@ -1,0 +1,87 @@
+"""A folded stretch of one text message's or tool call's events: one pipeline item.
+
+The decoder's pipeline may hand a run folder a whole stretch of deltas at once; the
+stretch is a shape of the event stream, whoever found it (today the large-file reader,
+`replay.large.pieces`), so it lives here beside the events it stands for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic_core import from_json
+
+from replay.wire.events import CHECKED_COMPACT, RecordedEvent, recorded_event
+from replay.wire.problems import Location
+
+FRAME_OVERHEAD = len(b"data: \n\n")
+"""What a one-line `data:` frame adds to its event's text."""
+
+
+class FrameTexts(Protocol):
+    """Where a stretch's events are read from: frame texts and their `--json` lines."""
+
+    def text(self, at: int) -> bytes:
+        """Frame `at`'s text (its `data:` value)."""
+
+    def lines(self, start: int, stop: int) -> bytes:
+        """The output lines (text and a LF each) of frames `[start, stop)`."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaRun:
+    """Consecutive events of one text message or tool call, as one pipeline item: its
+    deltas, maybe after its start event, maybe before its end event.
+
+    Folding them is opening the stream, appending one string to it and closing it, so
+    a consumer that knows the stream's state takes all of them in one step
+    (`replay.runs.transcript.TranscriptBuilder.add_run`); any other consumer reads
+    `events()`, exactly the events the ordinary decoder yields for them.
+    """
+
+    kind: str
+    """The family's delta type: `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`."""
+    stream_id: str
+    delta: str
+    """The events' deltas, joined."""
+    count: int
+    frames: FrameTexts
+    """The frames the events are read from; `first` is the first one's frame there."""
+    first: int
+    start: Location
+    last: Location
+    opened: bool = False
+    """The first event is the stream's start event."""
+    closed: bool = False
+    """The last event is the stream's end event."""
+
+    @property
+    def lines(self) -> bytes:
+        """The events' texts (compact JSON, UTF-8), each followed by a LF: their
+        `--json` output."""
+        return self.frames.lines(self.first, self.first + self.count)
+
+    @property
+    def deltas(self) -> int:
+        """How many of the events are deltas."""
+        return self.count - self.opened - self.closed
+
+    def start_data(self) -> dict[str, Any]:
+        """The start event's object (when `opened`)."""
+        data = from_json(self.frames.text(self.first))
+        assert isinstance(data, dict)
+        return data
+
+    def events(self) -> list[RecordedEvent]:
+        """The events of the run, each located, with its text and data."""
+        source = self.start.source
+        line, offset, index = self.start.line, self.start.offset, self.start.index
+        out: list[RecordedEvent] = []
+        for raw in self.lines.split(b"\n")[:-1]:
+            end = offset + len(raw) + FRAME_OVERHEAD
+            text = raw.decode()
+            frame = (text, line, offset, end, None)
+            out.append(recorded_event(source, frame, index, from_json(raw), CHECKED_COMPACT))
+            line, offset, index = line + 2, end, index + 1
+        return out

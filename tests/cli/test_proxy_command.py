@@ -1,0 +1,148 @@
+"""`agui proxy`: usage errors, the stderr lines, --record and --check, in front of a real
+`agui replay --serve` upstream."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cli.app import app
+from cli.proxy_command import ProxyRequest, run_proxy
+from replay.proxy.server import ProxyServer
+from replay.serve.serve_options import FAST, ServeOptions
+from replay.serve.served_runs import load_recording
+from replay.serve.server import ReplayServer
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CASE = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve"
+BROKEN = ROOT / "examples" / "broken.sse"
+
+
+def request_body(**ids: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(Path(f"{CASE}.request.json").read_text())
+    return data | ids
+
+
+@pytest.fixture
+def upstream() -> Iterator[Callable[..., ReplayServer]]:
+    started: list[ReplayServer] = []
+
+    def start(names: list[str], **options: Any) -> ReplayServer:
+        opts = ServeOptions(pace=FAST, **options)
+        server = ReplayServer(load_recording(names, opts), options=opts).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--upstream", "localhost:3000"], "--upstream: 'localhost:3000' is not an http(s) URL"),
+        (["--upstream", "http://x", "--listen", "nope"], "--listen: invalid port"),
+        (["--upstream", "http://x", "--cors", "x"], "--cors: invalid origin"),
+        (["--upstream", "http://x", "--tools", "TOOLS"], "--tools is only used with --native"),
+        ([], "missing option --upstream"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    tools = tmp_path / "tools.json"
+    tools.write_text("[]")
+    args = [str(tools) if arg == "TOOLS" else arg for arg in args]
+    result = CliRunner().invoke(app, ["proxy", *args])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def drive(work: Callable[[ProxyServer], None]) -> Callable[[ProxyServer], None]:
+    def on_ready(server: ProxyServer) -> None:
+        def run() -> None:
+            try:
+                work(server)
+            finally:
+                server.shutdown()
+
+        threading.Thread(target=run).start()
+
+    return on_ready
+
+
+def test_run_proxy_records_checks_and_reports(
+    upstream: Callable[..., ReplayServer], tmp_path: Path
+) -> None:
+    served = upstream([f"{CASE}.run1.sse", f"{CASE}.run2.sse"])
+    text = StringIO()
+    console = Console(file=text, width=300, color_system=None)
+    record = tmp_path / "rec"
+
+    def work(server: ProxyServer) -> None:
+        with httpx.Client(timeout=5) as client:
+            answer = client.post(
+                server.url + "/api/chat",
+                json=request_body(runId="R1"),
+                headers={"Authorization": "Bearer hunter2"},
+            )
+            assert answer.text.count("data: ") == 10
+
+    request = ProxyRequest(upstream=served.url, listen="127.0.0.1:0", record=record, check=True)
+    code = run_proxy(request, console=console, on_ready=drive(work))
+    lines = text.getvalue().splitlines()
+    assert code == 0
+    assert lines[0] == f"agui proxy: passing through to {served.url}"
+    assert lines[1] == f"agui proxy: recording exchanges in {record}"
+    assert lines[2].startswith("agui proxy: listening on http://127.0.0.1:")
+    assert lines[3] == (
+        f"#1 POST /api/chat runId=R1 -> 200 complete (recorded {record / '001-R1.sse'})"
+    )
+    assert lines[-1] == "agui proxy: checked 1 exchange(s): 0 errors, 0 warnings, 0 notices"
+    assert "hunter2" not in text.getvalue()
+    assert sorted(p.name for p in record.iterdir()) == [
+        "001-R1.exchange.json",
+        "001-R1.request.json",
+        "001-R1.sse",
+    ]
+
+
+def test_findings_are_printed_with_their_exchange_and_exit_1(
+    upstream: Callable[..., ReplayServer],
+) -> None:
+    served = upstream([str(BROKEN)], verbatim=True)
+    text = StringIO()
+    console = Console(file=text, width=300, color_system=None)
+
+    def work(server: ProxyServer) -> None:
+        with httpx.Client(timeout=5) as client:
+            client.post(server.url + "/chat", json=request_body(runId="R1"))
+
+    request = ProxyRequest(upstream=served.url, listen="0", check=True)
+    code = run_proxy(request, console=console, on_ready=drive(work))
+    output = text.getvalue()
+    assert code == 1
+    assert (
+        "exchange 1:7: event 3: error: TEXT_MESSAGE_CONTENT names messageId 'msg_2', never"
+        " started [unknown-message-id]"
+    ) in output
+    assert "agui proxy: checked 1 exchange(s): 9 errors, 2 warnings" in output
+
+
+def test_a_non_loopback_listen_warns(upstream: Callable[..., ReplayServer]) -> None:
+    served = upstream([f"{CASE}.run1.sse"])
+    text = StringIO()
+    console = Console(file=text, width=300, color_system=None)
+    request = ProxyRequest(upstream=served.url, listen="0.0.0.0:0")
+    assert run_proxy(request, console=console, on_ready=lambda s: s.shutdown()) == 0
+    assert "agui: warning: listening on 0.0.0.0, not loopback" in text.getvalue()

@@ -1,0 +1,21 @@
+import { ChatClient, fetchServerSentEvents } from '@tanstack/ai-client'
+import { tools } from './tools'
+
+function create() {
+  return new ChatClient({ connection: fetchServerSentEvents('/api/chat'), tools })
+}
+
+// Not connected until the page asks for it.
+let client: ReturnType<typeof create> | undefined
+
+export function connect() {
+  client = create()
+}
+
+export async function approve(id: string) {
+  await client?.addToolApprovalResponse({ id, approved: true })
+}
+
+export async function approveAll(ids: string[]) {
+  for (const id of ids) await client?.addToolApprovalResponse({ id, approved: true })
+}

@@ -1,0 +1,4 @@
+// Plain JavaScript: the same rewrite, no types.
+export async function approve(client, id) {
+  await client.addToolApprovalResponse({ id, approved: true })
+}

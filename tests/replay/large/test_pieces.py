@@ -1,0 +1,285 @@
+"""Reading a file in pieces gives exactly what decoding it as one stream gives.
+
+`replay.large.piece_reader` cuts a recording file after blank lines, summarises the pieces
+(in a forked helper for large files) and applies the summaries in order, folding
+stretches of deltas into `DeltaRun`s. None of that may change a single item: these
+tests decode the same bytes both ways — with tiny pieces so that every file has many,
+with and without the helper, with a helper that dies or answers out of turn — and
+compare every event, location, finding and end-of-stream marker, and the CLI's output.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import replay.large.piece_reader
+import replay.large.read
+import replay.large.work_sharing
+from cli.app import app
+from replay.large.piece_reader import decode_file
+from replay.large.pieces import piece_bounds, summarize
+from replay.large.work_sharing import Helper
+from replay.wire.delta_run import DeltaRun
+from replay.wire.events import EndOfStream, RecordedEvent, decode_events
+from replay.wire.problems import Problem
+from replay.wire.sse import decode_chunks
+
+NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
+LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "legacy"
+
+FRAMES = [
+    b'data: {"type":"RUN_STARTED","runId":"r1","threadId":"t"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"he"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"llo \xc3\xa9"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"ghost","delta":"?"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n',
+    b'data: {"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}\n\n',
+    b'data: {"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\\"a\\":"}\n\n',
+    b'data: {"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"1}"}\n\n',
+    b'data: {"type":"TOOL_CALL_END","toolCallId":"c"}\n\n',
+    b'data: {"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"late"}\n\n',
+    b'data: {"type":"RUN_FINISHED","runId":"r1","threadId":"t"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"after"}\n\n',
+]
+"""Well-formed frames, some of them lifecycle mistakes (findings, not decoding errors)."""
+ODD_FRAMES = [
+    b'data: {"type":"TEXT_MESSAGE_END","messageId":5}\n\n',  # invalid
+    b'data: {"type": "RUN_STARTED", "runId": "r2", "threadId": "t"}\n\n',  # not compact
+    b'data: {"type":"CUSTOM","name":"approval-requested","value":{"toolCallId":"c"}}\n\n',
+    b'data: {"type":"NOT_A_TYPE"}\n\n',
+    b"data: [DONE]\n\n",
+    b"data: not json\n\n",
+    b"data: [1, 2]\n\n",
+    b"data: \n\n",  # empty data: dispatches nothing
+    b': a comment\n\ndata: {"type":"RUN_STARTED","runId":"r3","threadId":"t"}\n\n',
+    b'id: 7\ndata: {"type":"RUN_STARTED","runId":"r4","threadId":"t"}\n\n',
+    b'data: {"type":"RUN_STARTED",\ndata: "runId":"r5"}\n\n',  # multi-line data
+    b'data:{"type":"RUN_STARTED","runId":"r6","threadId":"t"}\n\n',  # no space
+    b'data: {"type":"RUN_STARTED","runId":"r7","threadId":"t"}\r\n\r\n',
+    b'data: {"type":"RUN_STARTED","runId":"r8","threadId":"t"}\r\r',
+    b'{"type":"RUN_STARTED","runId":"r9","threadId":"t"}\n',  # bare JSON line
+    b"\n",
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\xff"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}\n\n',
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","delta":"y"}\n\n',
+]
+"""Frames the summary must leave to the ordinary decoder, or handle one by one."""
+
+
+def _comparable(item: Any) -> tuple[Any, ...]:
+    if isinstance(item, RecordedEvent):
+        return ("event", item.location, item.data, item.text, item.event)
+    if isinstance(item, Problem | EndOfStream):
+        return (type(item).__name__, item)
+    raise AssertionError(f"unexpected item {item!r}")
+
+
+def _expanded(items: list[Any]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for item in items:
+        if isinstance(item, DeltaRun):
+            out.extend(_comparable(event) for event in item.events())
+        else:
+            out.append(_comparable(item))
+    return out
+
+
+def _reference(path: Path) -> list[tuple[Any, ...]]:
+    """The ordinary decoder over the whole file as one stream."""
+    stream = decode_chunks([path.read_bytes()])
+    return [_comparable(item) for item in decode_events(str(path), stream)]
+
+
+def _pieces(path: Path, *, fold_deltas: bool) -> list[Any]:
+    return list(decode_file(str(path), str(path), fold_deltas=fold_deltas))
+
+
+@pytest.fixture
+def tiny_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pieces of about 300 bytes: every test file is cut into many."""
+    monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 300)
+
+
+@pytest.fixture
+def with_helper(monkeypatch: pytest.MonkeyPatch, tiny_pieces: None) -> None:
+    """The helper process for any file size."""
+    monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
+
+
+def _recordings() -> list[Path]:
+    return sorted(NATIVE.glob("*.sse")) + sorted(LEGACY.glob("*.sse"))
+
+
+def test_every_recording_in_tiny_pieces_decodes_as_one_stream(
+    tiny_pieces: None, tmp_path: Path
+) -> None:
+    runs = 0
+    for path in _recordings():
+        reference = _reference(path)
+        assert _expanded(_pieces(path, fold_deltas=False)) == reference, path.name
+        folded = _pieces(path, fold_deltas=True)
+        runs += sum(isinstance(item, DeltaRun) for item in folded)
+        assert _expanded(folded) == reference, path.name
+    assert runs > 0  # the bulk path is taken at all
+
+
+def test_the_helper_changes_nothing(with_helper: None, tmp_path: Path) -> None:
+    path = tmp_path / "all.sse"
+    path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) + b"".join(ODD_FRAMES))
+    reference = _reference(path)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
+
+
+@pytest.mark.parametrize("failure", ["dies", "out-of-turn", "garbage", "wrong-value"])
+def test_a_failing_helper_only_means_doing_the_work_here(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    path = tmp_path / "all.sse"
+    path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) * 2)
+    reference = _reference(path)
+    original = replay.large.work_sharing._serve
+    served: list[str] = []
+
+    def failing(work: Any, commands: int, results: int) -> None:
+        if failure == "dies":
+            os._exit(3)
+        if failure == "garbage":
+            os.write(results, b"\x05\x00\x00\x00\x00\x00\x00\x00hello")
+            return
+        real_dumps = pickle.dumps
+        if failure == "out-of-turn":  # labels every answer with the next piece's number
+            pickle.dumps = lambda value, *args: real_dumps((value[0] + 1, value[1]), *args)
+        else:  # answers with something that is not a summary
+            pickle.dumps = lambda value, *args: real_dumps((value[0], ("no", "summary")), *args)
+        original(work, commands, results)
+
+    def counting_receive(self: Helper, number: int) -> tuple[bool, Any]:
+        received = receive(self, number)
+        served.append("ok" if received[0] else "dropped")
+        return received
+
+    receive = Helper.receive
+    monkeypatch.setattr(replay.large.work_sharing, "_serve", failing)
+    monkeypatch.setattr(Helper, "receive", counting_receive)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    # One answer (or none), then the helper is dropped: what it had was done here.
+    assert served == (["ok"] if failure == "wrong-value" else ["dropped"])
+
+
+@given(
+    parts=st.lists(st.sampled_from(FRAMES + ODD_FRAMES), max_size=40),
+    piece_size=st.integers(min_value=1, max_value=400),
+    bom=st.booleans(),
+    tail=st.sampled_from([b"", b"data: {}", b'data: {"type":"RUN_STARTED"}\n']),
+)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_mix_of_frames_in_any_pieces_decodes_as_one_stream(
+    parts: list[bytes], piece_size: int, bom: bool, tail: bytes
+) -> None:
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"".join(parts) + tail
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "mix.sse"
+        path.write_bytes(data)
+        original = replay.large.piece_reader.PIECE_SIZE
+        replay.large.piece_reader.PIECE_SIZE = piece_size
+        try:
+            reference = _reference(path)
+            assert _expanded(_pieces(path, fold_deltas=True)) == reference
+            assert _expanded(_pieces(path, fold_deltas=False)) == reference
+        finally:
+            replay.large.piece_reader.PIECE_SIZE = original
+
+
+def _reader(data: bytes) -> Any:
+    return lambda length, offset: data[offset : offset + length]
+
+
+@given(
+    data=st.binary(max_size=600).map(lambda b: b.replace(b"\x00", b"\n")),
+    piece_size=st.integers(min_value=1, max_value=200),
+)
+def test_pieces_cover_the_file_and_each_but_the_last_ends_a_blank_line(
+    data: bytes, piece_size: int
+) -> None:
+    bounds = piece_bounds(_reader(data), len(data), piece_size)
+    assert bounds[0] == 0
+    assert bounds[-1] == len(data)
+    assert all(a < b for a, b in pairwise(bounds)) or data == b""
+    for cut in bounds[1:-1]:
+        assert data[cut - 2 : cut] == b"\n\n"
+
+
+def test_a_blank_line_far_past_the_nominal_cut_is_found() -> None:
+    data = b"data: " + b"x" * 200_000 + b"\n\n" + b'data: {"a":1}\n\n'
+    bounds = piece_bounds(_reader(data), len(data), 10)
+    assert bounds == [0, 200_008, len(data)]
+
+
+def test_only_regular_valid_pieces_get_a_summary() -> None:
+    good = b"".join(FRAMES)
+    summary = summarize(good)
+    assert summary is not None
+    assert summary.count == len(FRAMES)
+    assert summary.compact
+    assert summary.irregular == ()
+    kinds = [(first, count, kind, stream) for first, count, kind, stream, *_ in summary.runs]
+    assert kinds == [
+        (2, 2, "TEXT_MESSAGE_CONTENT", "m"),
+        (4, 1, "TEXT_MESSAGE_CONTENT", "ghost"),
+        (7, 2, "TOOL_CALL_ARGS", "c"),
+        (10, 1, "TOOL_CALL_ARGS", "c"),
+        (12, 1, "TEXT_MESSAGE_CONTENT", "m"),
+    ]
+    assert summary.runs[0][4] == "hello é"
+    assert summarize(good + ODD_FRAMES[0]) is None  # an invalid event
+    assert summarize(b"\r" + good) is None
+    assert summarize(good + b"data: \n\n") is None
+    assert summarize(good[:-1]) is None  # no blank line at the end
+    not_compact = summarize(good + ODD_FRAMES[1])
+    assert not_compact is not None
+    assert not not_compact.compact
+    assert not_compact.runs == ()
+    with_irregular = summarize(good + b"data: [DONE]\n\n")
+    assert with_irregular is not None
+    assert with_irregular.irregular == (len(FRAMES),)
+
+
+def _big_recording(path: Path) -> Path:
+    body = b"".join(p.read_bytes() for p in sorted(NATIVE.glob("*.sse")))
+    path.write_bytes(body * 6 + b"".join(ODD_FRAMES[:4]) + body)
+    return path
+
+
+def _as_one_stream(source: str, path: str, *, fold_deltas: bool = False) -> Any:
+    return decode_events(source, decode_chunks([Path(path).read_bytes()]))
+
+
+def test_replay_json_and_check_are_the_same_with_and_without_pieces(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _big_recording(tmp_path / "big.sse")
+    runner = CliRunner()
+    results = []
+    for by_pieces in (True, False):
+        if not by_pieces:
+            monkeypatch.setattr(replay.large.read, "decode_file", _as_one_stream)
+        for args in (["--check", "--json"], ["--check"], ["--format", "sarif"], []):
+            result = runner.invoke(app, ["replay", *args, str(path)])
+            results.append((by_pieces, args, result.exit_code, result.stdout, result.stderr))
+    half = len(results) // 2
+    for with_pieces, without in zip(results[:half], results[half:], strict=True):
+        assert with_pieces[1:] == without[1:]
+    assert results[0][2] == 1
+    assert results[0][3].count("\n") > 1000

@@ -1,0 +1,148 @@
+"""The `--native` bridge's two halves, without sockets: follow-ups up, translation down."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay.proxy.bridge import NativeStream, Unbridgeable, legacy_follow_up
+from replay.translate.translation import translate_items
+from replay.wire.events import parse_messages
+from replay.wire.sse import decode_bytes
+
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "fixtures" / "recordings"
+ROOT = Path(__file__).resolve().parents[3]
+TOOLS = json.loads((ROOT / "examples" / "legacy" / "tools.json").read_text())["tools"]
+LEGACY_RUN = (FIXTURES / "legacy" / "two-approvals.approve-both.run1.sse").read_bytes()
+LEGACY_REQUEST = json.loads(
+    (FIXTURES / "legacy" / "two-approvals.approve-both.request.json").read_text()
+)
+
+
+def continuation(case: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / "native" / f"{case}.resume.json").read_text())
+    return data
+
+
+def parts_of(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [part for m in body["messages"] for part in m.get("parts", [])]
+
+
+def test_an_approval_becomes_an_approval_responded_part() -> None:
+    body = continuation("tool-approval.approve")
+    out = legacy_follow_up(body)
+    assert "resume" not in out
+    assert "parentRunId" not in out
+    assert out["runId"] == body["runId"]
+    (call,) = [p for p in parts_of(out) if p["type"] == "tool-call"]
+    assert call["state"] == "approval-responded"
+    assert call["approval"] == {
+        "id": "approval_call_transfer_1",
+        "needsApproval": True,
+        "approved": True,
+    }
+    assert call["input"] == {"amount": 42, "recipient": "Ada"}
+    # The client's pendingExecution placeholder is not sent as a tool result.
+    assert not [m for m in out["messages"] if m["role"] == "tool"]
+    assert body["resume"], "the input is never mutated"
+
+
+def test_mixed_decisions_keep_their_own_answers() -> None:
+    out = legacy_follow_up(continuation("two-approvals.approve-one-reject-other"))
+    decisions = {p["id"]: p["approval"]["approved"] for p in parts_of(out) if "approval" in p}
+    assert decisions == {"call_transfer_1": True, "call_delete_1": False}
+
+
+def test_a_client_tool_output_becomes_parts_and_a_tool_message() -> None:
+    out = legacy_follow_up(continuation("client-tool.add-tool-result"))
+    parts = parts_of(out)
+    (call,) = [p for p in parts if p["type"] == "tool-call"]
+    assert (call["state"], call["output"]) == ("complete", {"color": "green"})
+    (result,) = [p for p in parts if p["type"] == "tool-result"]
+    assert result == {
+        "type": "tool-result",
+        "toolCallId": "call_color_1",
+        "content": '{"color":"green"}',
+        "state": "complete",
+    }
+    (tool,) = [m for m in out["messages"] if m["role"] == "tool"]
+    assert tool["content"] == '{"color":"green"}'
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"status": "cancelled"}, "was cancelled"),
+        ({"payload": {"approved": True, "editedArgs": {"amount": 1}}}, "cannot take editedArgs"),
+        ({"payload": {"yes": 1}}, "needs `approved`"),
+        ({"interruptId": "interrupt-123"}, "not a tool approval or client tool"),
+        ({"interruptId": "approval_call_unknown"}, "not a tool approval or client tool"),
+        ({"status": "later"}, "has status 'later'"),
+    ],
+)
+def test_what_a_legacy_server_cannot_hear_is_refused(change: dict[str, Any], message: str) -> None:
+    body = continuation("tool-approval.approve")
+    body["resume"] = [body["resume"][0] | change]
+    with pytest.raises(Unbridgeable, match=message):
+        legacy_follow_up(body)
+
+
+def whole(data: bytes) -> bytes:
+    stream = NativeStream(LEGACY_REQUEST | {"runId": "R"}, TOOLS)
+    return stream.feed(data) + stream.close()
+
+
+def test_the_legacy_pause_arrives_as_the_native_terminal_bound_to_the_request() -> None:
+    events = [json.loads(m.data) for m in decode_bytes(whole(LEGACY_RUN))]
+    assert not [e for e in events if e["type"] == "CUSTOM"]
+    terminal = events[-1]
+    assert terminal["runId"] == "R"
+    ids = [d["id"] for d in terminal["outcome"]["interrupts"]]
+    assert ids == ["approval_call_transfer_1", "approval_call_delete_1"]
+    bindings = [
+        d["metadata"]["tanstack:interruptBinding"] for d in terminal["outcome"]["interrupts"]
+    ]
+    assert {b["interruptedRunId"] for b in bindings} == {"R"}
+
+
+def test_the_bridge_translates_as_agui_translate_does() -> None:
+    """The plain twin: `agui translate`'s item stage over the whole stream."""
+    source = "x"
+    expected = [
+        item.data
+        for item in translate_items(
+            parse_messages(source, decode_bytes(LEGACY_RUN)), tools=TOOLS, request=LEGACY_REQUEST
+        )
+        if hasattr(item, "data")
+    ]
+    got = [json.loads(m.data) for m in decode_bytes(whole(LEGACY_RUN))]
+    strip = lambda e: {k: v for k, v in e.items() if k not in ("runId",)}  # noqa: E731
+    assert [strip(e) for e in got[:-1]] == [strip(e) for e in expected[:-1]]
+    assert (
+        got[-1]["outcome"]["interrupts"][0]["id"] == expected[-1]["outcome"]["interrupts"][0]["id"]
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=len(LEGACY_RUN) - 1), max_size=12))
+def test_any_chunking_gives_the_same_native_stream(cuts: list[int]) -> None:
+    bounds = [0, *sorted(set(cuts)), len(LEGACY_RUN)]
+    stream = NativeStream(LEGACY_REQUEST | {"runId": "R"}, TOOLS)
+    out = b"".join(stream.feed(LEGACY_RUN[a:b]) for a, b in itertools.pairwise(bounds))
+    assert out + stream.close() == whole(LEGACY_RUN)
+
+
+def test_done_markers_never_reach_the_native_client() -> None:
+    data = (ROOT / "examples" / "legacy" / "approval.python-package.sse").read_bytes()
+    out = NativeStream({"runId": "R", "threadId": "T"}, TOOLS)
+    text = (out.feed(data) + out.close()).decode()
+    assert "[DONE]" not in text
+    assert (
+        json.loads(text.strip().splitlines()[-1].removeprefix("data: "))["type"] == "RUN_FINISHED"
+    )
