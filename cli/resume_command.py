@@ -31,6 +31,21 @@ if TYPE_CHECKING:
 DEFAULT_URL = "http://127.0.0.1:8000/api/chat"
 
 
+def _header_variables(job: Any, environ: Mapping[str, str]) -> dict[str, str]:
+    """Header name → the environment variable its value came from (for `--curl`)."""
+    from replay.jobs.resume import TOKEN_ENV
+
+    variables: dict[str, str] = {}
+    for text in job.header_env:
+        name, _, variable = text.partition("=")
+        variables[name.strip()] = variable.strip()
+    named = {text.partition(":")[0].strip().lower() for text in job.headers}
+    named |= {name.lower() for name in variables}
+    if environ.get(TOKEN_ENV) and "authorization" not in named:
+        variables["Authorization"] = TOKEN_ENV
+    return variables
+
+
 def _stdout_console() -> Console:
     from cli.stdout import stdout_console
 
@@ -127,7 +142,13 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
         if options.curl:
             from replay.resume.client import curl_command
 
-            sys.stdout.write(curl_command(result.request) + "\n")
+            sys.stdout.write(
+                curl_command(
+                    result.request,
+                    from_environment=_header_variables(options.job, ctx.environ),
+                )
+                + "\n"
+            )
         else:
             sys.stdout.write(result.text + "\n")
         return ExitCode.OK

@@ -10,7 +10,8 @@ appear in a message or a recording.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -256,12 +257,32 @@ def record_paths(out: Path) -> tuple[Path, Path]:
     return out, out.with_name(out.stem + ".request.json")
 
 
-def curl_command(request: HttpRequest, masked: Sequence[str] = ()) -> str:
-    """An equivalent curl command; user header values are masked as `***`."""
+# A variable name the shell expands inside double quotes without surprises.
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def curl_command(
+    request: HttpRequest,
+    masked: Sequence[str] = (),
+    from_environment: Mapping[str, str] | None = None,
+) -> str:
+    """An equivalent curl command that never shows a secret.
+
+    A header whose value came from an environment variable (`from_environment`: header
+    name → variable name, e.g. `Authorization` → `AGUI_TOKEN` with its `Bearer ` prefix
+    kept) is written as a `"${VAR}"` reference the shell expands, so the command runs as
+    printed; any other user header value is masked as `***`.
+    """
     import shlex
 
+    variables = {name.lower(): var for name, var in (from_environment or {}).items()}
     parts = ["curl", "--no-buffer", "-X", "POST", shlex.quote(display_url(request.url))]
     for name, value in request_headers(request).items():
+        variable = variables.get(name.lower())
+        if variable is not None and ENV_NAME.fullmatch(variable):
+            prefix = "Bearer " if value.startswith("Bearer ") and variable == "AGUI_TOKEN" else ""
+            parts += ["-H", f'"{name}: {prefix}${{{variable}}}"']
+            continue
         shown = value
         if (name, value) in request.headers or name in masked:
             shown = "***"
