@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 from xml.etree import ElementTree
 
 from replay.runs.rules import RULES, RULES_BY_ID, effective_severity
@@ -112,7 +113,8 @@ def sarif_report(problems: Sequence[Problem], *, strict: bool = False, version: 
         location = problem.location
         if location is not None:
             uri, has_lines = _artifact(location.source)
-            physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+            # A URI reference: spaces, `#`, `%` and non-ASCII characters percent-encoded.
+            physical: dict[str, Any] = {"artifactLocation": {"uri": quote(uri, safe="/:")}}
             if has_lines and location.line:
                 physical["region"] = {
                     "startLine": location.line,
