@@ -3,9 +3,15 @@
 `for (const a of approvals) await addToolApprovalResponse({ id: a.id, approved: true })`,
 `approvals.forEach((a) => ...)` and `await Promise.all(approvals.map((a) => ...))` all
 answer item by item; `resolveInterrupts(true|false)` answers the whole batch at once
-and atomically (0.33.2 `resolveInterrupts(approved: boolean): void`), which is what the
-loop meant. A loop whose decision is computed per item gets a TODO; the calls inside are
-still rewritten one by one by AG001, which runs after this rule.
+and atomically (0.33.2 `resolveInterrupts(approved: boolean): void`). That is what the
+loop meant only when it visits every pending item: `resolveInterrupts` answers EVERY
+pending item, so a loop over a filtered, sliced or passed-in list, or one that can skip
+or stop, would approve items the code never touched. A loop is batched only when its
+iterable is the answering client's own unfiltered pending collection (`interrupts` /
+`pendingInterrupts` from the same `useChat` destructuring, `client.getInterrupts()` /
+`client.getPendingInterrupts()` of the same client) and its one statement answers the
+visited item by its own id with one literal. Every other loop gets a TODO; the calls
+inside are still rewritten one by one by AG001, which runs after this rule.
 """
 
 from __future__ import annotations
@@ -24,13 +30,33 @@ from codemods.typescript.document import FUNCTIONS
 BATCH_METHODS = ("resolveInterrupts", "cancelInterrupts")
 LOOPS = frozenset({"for_in_statement", "for_statement", "while_statement", "do_statement"})
 ITERATORS = frozenset({"forEach", "map"})
+# The client's own pending collection, read as a method (`ChatClient`) or as a property
+# (the `useChat` result); both names give the same array (0.33.2 `chat-client.d.ts`).
+PENDING_METHODS = frozenset({"getInterrupts", "getPendingInterrupts"})
+PENDING_PROPERTIES = frozenset({"interrupts", "pendingInterrupts"})
 COMPUTED = (
     "this loop answers each approval with a computed decision: decide per bound item "
     "with resolveInterrupts((interrupt) => ...) or stage each item, then submit once"
 )
 SHAPE = (
-    "this loop answers approvals one by one: answer the batch at once with "
-    "resolveInterrupts(true|false) or stage each bound item, then submit once"
+    "this loop does more than answer each approval (an if, continue, break, return or "
+    "another statement), so it may skip items: answer the items it visits one by one, "
+    "or stage each bound item, then submit once"
+)
+SUBSET = (
+    "this loop does not provably visit every pending approval (only the client's own "
+    "getInterrupts() / interrupts, unfiltered, does) and resolveInterrupts(true|false) "
+    "would answer the items it skips: answer the items it visits one by one, or stage "
+    "each bound item, then submit once"
+)
+EMBEDDED = (
+    "this loop's result is used (it is not a statement of its own), so one call cannot "
+    "replace it: answer the items one by one, or stage each bound item, then submit once"
+)
+OTHER_ID = (
+    "this loop does not answer the item it visits by that item's own id, so it may "
+    "answer other items than it visits: answer them one by one, or stage each bound "
+    "item, then submit once"
 )
 
 
@@ -62,7 +88,7 @@ class ApprovalLoopCommand(ScriptCommand):
         for use in uses:
             call = use.parent
             if call is not None and call.type == "call_expression":
-                batched = self.loop_around(call, "", locals_)
+                batched = self.loop_around(call, "", locals_, binding.pattern)
                 if batched is not None:
                     used.append(batched)
         needed = [
@@ -78,12 +104,17 @@ class ApprovalLoopCommand(ScriptCommand):
                 self.edit(*edit)
 
     def loop_around(
-        self, call: tree_sitter.Node, prefix: str, names: dict[str, str] | None = None
+        self,
+        call: tree_sitter.Node,
+        prefix: str,
+        names: dict[str, str] | None = None,
+        pattern: tree_sitter.Node | None = None,
     ) -> str | None:
         """Batch or mark the loop around `call`; the batch method used, if it was batched.
 
-        `names` maps a batch method to the local name it is destructured as (a component);
-        without it the method is called on `prefix` (a client or a `useChat` result)."""
+        `names` maps a batch method to the local name it is destructured as in `pattern`
+        (a component's `useChat` destructuring); without them the method is called on
+        `prefix` (a client or a `useChat` result)."""
         loop = self.enclosing_loop(call)
         if loop is None:
             return None
@@ -95,8 +126,18 @@ class ApprovalLoopCommand(ScriptCommand):
         if approved not in ("true", "false"):
             self.todo(loop, COMPUTED)
             return None
+        if loop.type == "call_expression" and not self.is_statement_loop(loop):
+            self.todo(loop, EMBEDDED)
+            return None
         if statement is None or not self.is_sole_call(statement, call):
             self.todo(loop, SHAPE)
+            return None
+        iterable, item = self.iteration_of(loop)
+        if iterable is None or not self.is_pending_collection(iterable, call, pattern):
+            self.todo(loop, SUBSET)
+            return None
+        if item is None or not self.is_own_id(read[0], item):
+            self.todo(loop, OTHER_ID)
             return None
         if self.settings.false_as is FalsePolicy.CANCEL and approved == "false":
             method, argument = "cancelInterrupts", ""
@@ -108,6 +149,114 @@ class ApprovalLoopCommand(ScriptCommand):
         terminator = ";" if any(text.endswith(";") for text in ends) else ""
         self.replace(target, batch + terminator, f"approval loop → {batch}", at=call.start_byte)
         return method
+
+    def iteration_of(
+        self, loop: tree_sitter.Node
+    ) -> tuple[tree_sitter.Node | None, tree_sitter.Node | None]:
+        """`(iterable, item)`: what the loop walks and the pattern each item is bound to.
+
+        Only `for (… of xs)` (not `for await`, not `for … in`) and `xs.forEach(cb)` /
+        `xs.map(cb)` walk a collection item by item; counting and `while` loops give
+        `(None, None)`, since what they visit is not a collection the code names."""
+        if loop.type == "for_in_statement":
+            operator = loop.child_by_field_name("operator")
+            if operator is None or operator.type != "of":
+                return None, None
+            if any(child.type == "await" for child in loop.children):
+                return None, None
+            return loop.child_by_field_name("right"), loop.child_by_field_name("left")
+        if loop.type != "call_expression":
+            return None, None
+        member = loop.child_by_field_name("function")
+        arguments = loop.child_by_field_name("arguments")
+        callbacks = arguments.named_children if arguments is not None else []
+        if member is None or member.type != "member_expression" or len(callbacks) != 1:
+            return None, None
+        item = callbacks[0].child_by_field_name("parameter")
+        parameters = callbacks[0].child_by_field_name("parameters")
+        if item is None and parameters is not None and parameters.named_children:
+            first = parameters.named_children[0]
+            item = (
+                first.child_by_field_name("pattern") if first.type == "required_parameter" else None
+            )
+        return member.child_by_field_name("object"), item
+
+    def is_pending_collection(
+        self, iterable: tree_sitter.Node, call: tree_sitter.Node, pattern: tree_sitter.Node | None
+    ) -> bool:
+        """Whether `iterable` is, unfiltered, the pending collection of the client that
+        `call` answers: a name the same `useChat` destructuring binds (`pattern`), or
+        `<receiver>.getInterrupts()` / `<receiver>.interrupts` on the same receiver."""
+        document = self.document
+        if pattern is not None:
+            if iterable.type != "identifier":
+                return False
+            name = document.text(iterable)
+            locals_ = {bindings.pattern_binding(document, pattern, p) for p in PENDING_PROPERTIES}
+            if name not in locals_:
+                return False
+            # Another declaration of the name inside the hook's scope may be what the loop
+            # reads (a parameter, a filtered copy); only a name declared nowhere else is
+            # provably the destructured one.
+            scope = document.scope_of(pattern)
+            inner = bindings.declarations(document, name)
+            return not any(
+                scope.start_byte <= node.start_byte < scope.end_byte
+                and node.start_byte != pattern.start_byte
+                for node in inner
+            )
+        member = call.child_by_field_name("function")
+        receiver = member.child_by_field_name("object") if member is not None else None
+        if receiver is None or bindings.receiver_name(document, receiver) is None:
+            return False  # `make().add…()`: a fresh client each time is not "the same"
+        read = iterable
+        if read.type == "call_expression":
+            arguments = read.child_by_field_name("arguments")
+            if arguments is None or arguments.named_children:
+                return False
+            function = read.child_by_field_name("function")
+            if function is None or function.type != "member_expression":
+                return False
+            read, names = function, PENDING_METHODS
+        else:
+            names = PENDING_PROPERTIES
+        if read.type != "member_expression":
+            return False
+        owner = read.child_by_field_name("object")
+        name_node = read.child_by_field_name("property")
+        return (
+            owner is not None
+            and name_node is not None
+            and document.text(name_node) in names
+            and document.text(owner) == document.text(receiver)
+        )
+
+    def is_own_id(self, answered: tree_sitter.Node | str, item: tree_sitter.Node) -> bool:
+        """Whether the answered id is the visited item's own: `item.id` for an item bound
+        to a name, or the name an `{ id }` pattern binds."""
+        if isinstance(answered, str):
+            return False
+        document = self.document
+        if item.type == "identifier":
+            if answered.type != "member_expression":
+                return False
+            owner = answered.child_by_field_name("object")
+            name = answered.child_by_field_name("property")
+            return (
+                owner is not None
+                and name is not None
+                and owner.type == "identifier"
+                and document.text(owner) == document.text(item)
+                and document.text(name) == "id"
+            )
+        if item.type == "object_pattern":
+            local = bindings.pattern_binding(document, item, "id")
+            return (
+                local is not None
+                and answered.type in ("identifier", "shorthand_property_identifier")
+                and document.text(answered) == local
+            )
+        return False
 
     def enclosing_loop(self, call: tree_sitter.Node) -> tree_sitter.Node | None:
         """The loop statement or `.forEach`/`.map` call around `call` in its function."""

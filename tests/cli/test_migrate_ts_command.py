@@ -48,7 +48,8 @@ def test_dry_run_diff_applies_and_equals_write(sample: Path, tmp_path: Path) -> 
     assert result.exit_code == 2  # src/drafts/half-done.tsx does not parse
     assert snapshot(sample) == before
     assert "app/src/drafts/half-done.tsx:3:3: syntax error: unexpected" in result.stderr
-    assert "app/src/chat-client.ts:32:10: AG001 TODO: its promise is chained" in result.stderr
+    assert "app/src/chat-client.ts:41:10: AG001 TODO: its promise is chained" in result.stderr
+    assert "app/src/chat-client.ts:35:3: AG005 TODO: this loop does not provably" in result.stderr
     patch = tmp_path / "p.diff"
     patch.write_bytes(result.stdout_bytes)
     subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True, capture_output=True)

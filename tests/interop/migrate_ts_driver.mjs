@@ -3,7 +3,7 @@
 // sends. Package-free: the compiled module brings its own @tanstack/ai-client.
 //
 // Usage: node migrate_ts_driver.mjs <compiled chat-client.js> <url> <action> <threadId>
-//   action: approve | reject | approve-all
+//   action: approve | reject | approve-all | approve-listed
 // Prints one JSON object: {ids, after, status, messages}.
 import { pathToFileURL } from 'node:url'
 
@@ -34,7 +34,8 @@ await waitIdle()
 const ids = app.pendingIds(client)
 if (action === 'approve') await app.approve(client, ids[0])
 else if (action === 'reject') await app.reject(client, ids[0])
-else if (action === 'approve-all') await app.approveAll(client, ids)
+else if (action === 'approve-all') await app.approveAll(client)
+else if (action === 'approve-listed') await app.approveListed(client, ids)
 else throw new Error(`unknown action ${action}`)
 await waitIdle()
 process.stdout.write(

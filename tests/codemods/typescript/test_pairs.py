@@ -54,8 +54,8 @@ def sites(source: str, name: str = "x.ts", **settings: object) -> list[tuple[str
 def test_sites_are_reported_where_they_were_before_earlier_rules_moved_lines() -> None:
     source = (
         "const client = new ChatClient({ connection, tools })\n"
-        "for (const id of ids) {\n"
-        "  client.addToolApprovalResponse({ id, approved: true })\n"
+        "for (const item of client.getInterrupts()) {\n"
+        "  client.addToolApprovalResponse({ id: item.id, approved: true })\n"
         "}\n"
         "export const n = client.pendingInterrupts.length\n"
         "await client.addToolApprovalResponse({ id: 'a', approved: false })\n"
@@ -138,18 +138,18 @@ def test_a_todo_never_lands_in_jsx_children() -> None:
 
 def test_a_component_loop_under_false_as_cancel_destructures_cancel_interrupts() -> None:
     source = (
-        "function C(ids: string[]) {\n"
-        "  const { addToolApprovalResponse } = useChat({ tools })\n"
-        "  ids.forEach((id) => addToolApprovalResponse({ id, approved: false }))\n"
-        "  for (const id of ids) addToolApprovalResponse({ id, approved: true })\n"
+        "function C() {\n"
+        "  const { addToolApprovalResponse, interrupts } = useChat({ tools })\n"
+        "  interrupts.forEach(({ id }) => addToolApprovalResponse({ id, approved: false }))\n"
+        "  for (const i of interrupts) addToolApprovalResponse({ id: i.id, approved: true })\n"
         "}\n"
     )
     result = migrate_bytes(
         source.encode(), "x.tsx", Options(settings=Settings(false_as=FalsePolicy.CANCEL))
     )
     assert result.updated == (
-        b"function C(ids: string[]) {\n"
-        b"  const { resolveInterrupts, cancelInterrupts } = useChat({ tools })\n"
+        b"function C() {\n"
+        b"  const { resolveInterrupts, cancelInterrupts, interrupts } = useChat({ tools })\n"
         b"  cancelInterrupts()\n"
         b"  resolveInterrupts(true)\n"
         b"}\n"
@@ -168,7 +168,8 @@ def test_a_resume_interrupts_prop_gets_a_todo_only() -> None:
 def test_an_optional_receiver_keeps_its_short_circuit() -> None:
     source = (
         b"await client?.addToolApprovalResponse({ id, approved: true })\n"
-        b"for (const x of xs) client?.addToolApprovalResponse({ id: x, approved: true })\n"
+        b"client?.getInterrupts().forEach((x) => "
+        b"client?.addToolApprovalResponse({ id: x.id, approved: true }))\n"
     )
     result = migrate_bytes(source, "x.ts", Options())
     assert result.updated == (

@@ -16,6 +16,6 @@ export async function approve(id: string) {
   client?.getInterrupts().filter((item) => item.kind === 'tool-approval').find((item) => item.id === id)?.resolveInterrupt(true)
 }
 
-export async function approveAll(ids: string[]) {
+export function approveAll() {
   client?.resolveInterrupts(true)
 }

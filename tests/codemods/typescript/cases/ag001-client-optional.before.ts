@@ -16,6 +16,6 @@ export async function approve(id: string) {
   await client?.addToolApprovalResponse({ id, approved: true })
 }
 
-export async function approveAll(ids: string[]) {
-  for (const id of ids) await client?.addToolApprovalResponse({ id, approved: true })
+export function approveAll() {
+  client?.getPendingInterrupts().forEach((item) => client?.addToolApprovalResponse({ id: item.id, approved: true }))
 }

@@ -3,15 +3,16 @@ import { tools } from './tools'
 
 const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat'), tools })
 
-export async function approveAll(ids: string[]) {
+// Each loop walks the client's own pending items, unfiltered, and answers every one.
+export async function approveAll() {
   client.resolveInterrupts(true)
 }
 
-export function denyAll(ids: string[]) {
+export function denyAll() {
   client.resolveInterrupts(false)
 }
 
-export async function approveEach(ids: string[]) {
+export async function approveEach() {
   client.resolveInterrupts(true)
 }
 

@@ -3,18 +3,19 @@ import { tools } from './tools'
 
 const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat'), tools })
 
-export async function approveAll(ids: string[]) {
-  for (const id of ids) {
-    await client.addToolApprovalResponse({ id, approved: true })
+// Each loop walks the client's own pending items, unfiltered, and answers every one.
+export async function approveAll() {
+  for (const item of client.getPendingInterrupts()) {
+    await client.addToolApprovalResponse({ id: item.id, approved: true })
   }
 }
 
-export function denyAll(ids: string[]) {
-  ids.forEach((id) => client.addToolApprovalResponse({ id, approved: false }))
+export function denyAll() {
+  client.getInterrupts().forEach(({ id }) => client.addToolApprovalResponse({ id, approved: false }))
 }
 
-export async function approveEach(ids: string[]) {
-  await Promise.all(ids.map((id) => client.addToolApprovalResponse({ id, approved: true })))
+export async function approveEach() {
+  await Promise.all(client.getPendingInterrupts().map((item) => client.addToolApprovalResponse({ id: item.id, approved: true })))
 }
 
 export async function approveSmall(items: { id: string; amount: number }[]) {

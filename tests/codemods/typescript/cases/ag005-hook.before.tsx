@@ -1,12 +1,20 @@
 import { fetchServerSentEvents, useChat } from '@tanstack/ai-react'
 import { tools } from './tools'
 
-export function ApproveAll({ ids }: { ids: string[] }) {
-  const { addToolApprovalResponse } = useChat({ connection: fetchServerSentEvents('/api/chat'), tools })
+export function ApproveAll() {
+  const { addToolApprovalResponse, pendingInterrupts } = useChat({ connection: fetchServerSentEvents('/api/chat'), tools })
   const approveAll = async () => {
-    for (const id of ids) {
-      await addToolApprovalResponse({ id, approved: true })
+    for (const item of pendingInterrupts) {
+      await addToolApprovalResponse({ id: item.id, approved: true })
     }
   }
-  return <button onClick={approveAll}>Approve all</button>
+  return <button onClick={approveAll}>Approve all ({pendingInterrupts.length})</button>
+}
+
+export function DenyAll() {
+  const { addToolApprovalResponse: respond, interrupts: queue } = useChat({ connection: fetchServerSentEvents('/api/chat'), tools })
+  const denyAll = () => {
+    queue.forEach(({ id }) => respond({ id, approved: false }))
+  }
+  return <button onClick={denyAll}>Deny all</button>
 }
