@@ -97,6 +97,9 @@ def migrate(
         "--format",
         help="stdout: a unified diff (default), JSON lines, SARIF, or GitHub annotations.",
     ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Same as --format json (the spelling every command shares)."
+    ),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="On stderr, only failures: no TODO list, no summary."
     ),
@@ -107,6 +110,10 @@ def migrate(
     Exit codes: 0 done; 1 --check found changes or new TODOs; 2 a file failed or bad usage.
     """
     with handled_errors():
+        if as_json:
+            if output_format not in (OutputFormat.DIFF, OutputFormat.JSON):
+                raise fail(f"--json and --format {output_format.value} cannot be combined")
+            output_format = OutputFormat.JSON
         if write and check:
             raise fail("--write and --check cannot be combined", ExitCode.CANNOT_RUN)
         if jobs < 0:

@@ -107,3 +107,17 @@ def test_migrate_quiet_prints_only_failures(
     result = runner.invoke(app, ["migrate", "--quiet", "."])
     assert result.exit_code == 2
     assert result.stderr == "broken.py:1:7: syntax error at line 1, column 7: invalid syntax\n"
+
+
+def test_json_is_spelled_the_same_everywhere(tmp_path: Path) -> None:
+    for command in COMMANDS:
+        assert "--json" in help_page(command, 200), command
+    (tmp_path / "t.py").write_text(
+        "def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=True)\n"
+    )
+    spelled = runner.invoke(app, ["migrate", "--json", str(tmp_path)])
+    long = runner.invoke(app, ["migrate", "--format", "json", str(tmp_path)])
+    assert (spelled.exit_code, spelled.stdout) == (long.exit_code, long.stdout)
+    assert spelled.stdout.startswith("{")
+    clash = runner.invoke(app, ["migrate", "--json", "--format", "sarif", str(tmp_path)])
+    assert clash.exit_code == 2
