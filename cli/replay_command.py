@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -194,7 +194,11 @@ def run_replay(
     elif report is ReportFormat.JSON:
         write(json_report(found, sources, strict=options.strict))
     elif report is ReportFormat.SARIF:
-        write(sarif_report(found, strict=options.strict, version=_version()))
+        write(
+            sarif_report(
+                found, strict=options.strict, version=_version(), entry_lines=_har_lines(found)
+            )
+        )
     elif report is ReportFormat.JUNIT:
         write(junit_report(found, sources, strict=options.strict))
     if report is not None or summary.counts.total():
@@ -207,6 +211,25 @@ def _pace(value: str) -> Pace:
         return Pace.parse(value)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--pace") from None
+
+
+def _har_lines(found: Sequence[Problem]) -> dict[str, list[int]]:
+    """For each HAR file a finding points into, where its entries start (SARIF regions)."""
+    from replay.runs.reports import har_entry_lines
+
+    lines: dict[str, list[int]] = {}
+    for problem in found:
+        location = problem.location
+        if location is None or "#entry" not in location.source:
+            continue
+        path = location.source.rsplit("#entry", 1)[0]
+        if path not in lines:
+            try:
+                text = Path(path).read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                text = ""
+            lines[path] = har_entry_lines(text)
+    return lines
 
 
 def _version() -> str:
