@@ -75,8 +75,10 @@ class OutputFile:
         if info is not None and stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, "is a directory", self.path)
         target = os.path.realpath(self.path)
+        kernel = (target, os.path.abspath(self.path))
         if info is not None and (
-            not stat.S_ISREG(info.st_mode) or target.startswith(_KERNEL_PREFIXES)
+            not stat.S_ISREG(info.st_mode)
+            or any(name.startswith(_KERNEL_PREFIXES) for name in kernel)
         ):
             if stat.S_ISSOCK(info.st_mode) or stat.S_ISBLK(info.st_mode):
                 raise OSError(errno.EINVAL, "not a file, FIFO or character device", self.path)

@@ -176,3 +176,16 @@ def test_a_signal_during_translate_output_leaves_no_temp_file(
     assert process.returncode in (-number, 128 + number), process.returncode
     assert leftovers(tmp_path) == []
     assert not out.exists()
+
+
+def test_dev_stdout_redirected_to_a_file_writes_into_that_file(tmp_path: Path) -> None:
+    out = tmp_path / "captured.sse"
+    out.write_bytes(b"")
+    inode = out.stat().st_ino
+    agui = Path(sys.executable).with_name("agui")
+    with out.open("ab") as stdout:
+        subprocess.run(
+            [str(agui), "translate", str(NATIVE), "-o", "/dev/stdout"], stdout=stdout, check=True
+        )
+    assert out.stat().st_ino == inode  # the shell's file, not a replacement
+    assert out.read_bytes() == NATIVE.read_bytes()
