@@ -127,7 +127,8 @@ class OutputFile:
             self._handle.write(data)
 
     def commit(self) -> None:
-        """Flush and put the bytes in place (rename the temp file, or truncate in place)."""
+        """Flush and put the bytes in place: rename the temp file over the target, or copy
+        it into the target's inode when other hard links share it."""
         if self._closed:
             return
         self._closed = True
