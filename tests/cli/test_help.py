@@ -40,7 +40,9 @@ def test_values_have_a_word_flags_none_and_repeatable_options_say_so(command: st
         if param.param_type_name != "option" or param.hidden or param.name == "help":
             continue
         name = max(param.opts, key=len)
-        row = next(line for line in page.splitlines() if line.startswith(f"│ {name} "))
+        row = next(
+            line for line in page.splitlines() if re.match(rf"│[ *]+{re.escape(name)} ", line)
+        )
         if param.is_flag:  # the help text follows the option names directly
             first = re.escape(" ".join((param.help or "").split()[:2]))
             assert re.search(rf"{re.escape(name)}\s+(-\w\s+)?{first}", row), row
