@@ -21,8 +21,8 @@ from codemods import RULE_TITLES, Rule
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from codemods.command import FalsePolicy
     from codemods.runner import FileResult, Options
+    from codemods.settings import FalsePolicy
 
 
 class OutputFormat(StrEnum):
@@ -144,10 +144,10 @@ def _migrate(
     output_format: OutputFormat,
     quiet: bool = False,
 ) -> ExitCode:
-    from codemods.command import FalsePolicy
     from codemods.config import ConfigError, load_config, parse_rules
     from codemods.discovery import DEFAULT_EXCLUDES
     from codemods.runner import Options
+    from codemods.settings import FalsePolicy
 
     stdin = given == [Path("-")]
     try:
@@ -195,9 +195,10 @@ def _run(
     from codemods.discovery import discover
     from codemods.runner import run
 
-    files = [str(path) for path in discover(given, excludes)]
     if not console.is_terminal:
-        return run(files, options, jobs=jobs or None)
+        # Files are read while the tree is still being walked.
+        return run((str(path) for path in discover(given, excludes)), options, jobs=jobs or None)
+    files = [str(path) for path in discover(given, excludes)]  # the bar needs the total
     from rich.progress import Progress
 
     with Progress(console=console, transient=True) as progress:
@@ -298,8 +299,8 @@ def _summary(
 ) -> None:
     from rich.table import Table
 
-    from codemods.command import Action
     from codemods.report import display_path
+    from codemods.site import Action
 
     statuses = Counter(str(result.status) for result in results)
     rewritten: Counter[Rule] = Counter()

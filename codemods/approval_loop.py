@@ -17,8 +17,9 @@ from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
-from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings, names_in
+from codemods.command import RuleCommand, names_in
 from codemods.outline import Outline
+from codemods.settings import FalsePolicy, Settings
 
 OTHER_LOOP = (
     "answer this approval loop as one atomic batch: "
@@ -31,10 +32,6 @@ class ApprovalLoopCommand(RuleCommand):
 
     DESCRIPTION = "for-loops of add_tool_approval_response -> one resolve_interrupts(...)."
     RULE = Rule.AG005
-
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
-        return (names.add_tool_approval_response,)
 
     def __init__(
         self,

@@ -20,8 +20,9 @@ from codemods.approval_call import (
     awaited_call,
     literal_bool,
 )
-from codemods.command import ApiNames, FalsePolicy, RuleCommand, Settings, names_in
+from codemods.command import RuleCommand, names_in
 from codemods.outline import Outline
+from codemods.settings import FalsePolicy, Settings
 
 IN_EXPRESSION = (
     "move this approval answer into a statement of its own so it can be rewritten "
@@ -38,10 +39,6 @@ class ApprovalResponseCommand(RuleCommand):
 
     DESCRIPTION = "add_tool_approval_response(...) -> resolve_interrupt(...) on the bound item."
     RULE = Rule.AG001
-
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
-        return (names.add_tool_approval_response,)
 
     def __init__(
         self,

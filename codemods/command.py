@@ -10,8 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import ClassVar
 
 import libcst as cst
@@ -21,67 +20,9 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from codemods import Rule, marker
 from codemods.outline import NESTED, Outline, mentions, span
-
-
-class FalsePolicy(StrEnum):
-    """What `approved=False` becomes: the 0.33.2 client's denial, or the Korean guide's cancel."""
-
-    DENIAL = "denial"
-    CANCEL = "cancel"
-
-
-class Action(StrEnum):
-    """What happened at a site."""
-
-    REWRITTEN = "rewritten"
-    TODO = "todo"
-
-
-@dataclass(frozen=True, slots=True)
-class ApiNames:
-    """Method and attribute names, old and new; teams that wrapped the client rename them."""
-
-    add_tool_approval_response: str = "add_tool_approval_response"
-    pending_interrupts: str = "pending_interrupts"
-    get_pending_interrupts: str = "get_pending_interrupts"
-    resume_interrupts: str = "resume_interrupts"
-    get_interrupt_state: str = "get_interrupt_state"
-    interrupts: str = "interrupts"
-    get_interrupts: str = "get_interrupts"
-    resolve_interrupt: str = "resolve_interrupt"
-    resolve_interrupts: str = "resolve_interrupts"
-    cancel: str = "cancel"
-    cancel_interrupts: str = "cancel_interrupts"
-    resume_interrupts_unsafe: str = "resume_interrupts_unsafe"
-
-    @classmethod
-    def keys(cls) -> tuple[str, ...]:
-        """The configurable keys, i.e. the default names."""
-        return tuple(f.name for f in fields(cls))
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Everything a rule needs to know about the target project."""
-
-    names: ApiNames = field(default_factory=ApiNames)
-    # Empty: any receiver counts. Otherwise a receiver matches by its dotted name or
-    # the last part of it (`self.client` matches "client").
-    receivers: tuple[str, ...] = ()
-    false_as: FalsePolicy = FalsePolicy.DENIAL
-
-
-@dataclass(frozen=True, slots=True)
-class Site:
-    """One call site a rule saw; `line`/`column` are 1-based in the file as it was read."""
-
-    rule: Rule
-    line: int
-    column: int
-    message: str
-    action: Action
-    # True when the TODO marker was already in the file (a second run adds nothing).
-    marked: bool = False
+from codemods.settings import ApiNames, Settings
+from codemods.site import Action, Site
+from codemods.triggers import rule_triggers
 
 
 class NeedsWholeModule(Exception):
@@ -103,10 +44,10 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     RULE: ClassVar[Rule]
 
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
+    @classmethod
+    def triggers(cls, names: ApiNames) -> tuple[str, ...]:
         """Text one of which a statement must contain for this rule to match inside it."""
-        raise NotImplementedError
+        return rule_triggers(cls.RULE, names)
 
     def __init__(
         self,
@@ -128,6 +69,9 @@ class RuleCommand(VisitorBasedCodemodCommand):
         self._markers: dict[int, list[str]] = {}
         self._pruned: set[int] = set()
         self._first_lines: dict[int, int] = {}
+        # The `ast` line of each statement kept inside a class or function body (where
+        # its own position starts), so a site is located on its method, not its class.
+        self._nested_lines: dict[int, int] = {}
         self._positions: dict[int, Mapping[cst.CSTNode, CodeRange]] = {}
 
     @contextmanager
@@ -151,6 +95,7 @@ class RuleCommand(VisitorBasedCodemodCommand):
         ):
             self._pruned.clear()
             self._first_lines.clear()
+            self._nested_lines.clear()
             self._prune_by_codegen(tree, wanted)
         return tree.visit(self)
 
@@ -175,6 +120,8 @@ class RuleCommand(VisitorBasedCodemodCommand):
             if top:
                 leading = getattr(statement, "leading_lines", ())
                 self._first_lines[id(statement)] = start - len(leading)
+            else:
+                self._nested_lines[id(statement)] = group[0].lineno
             if not mentions(lines, start, end):
                 self._pruned.add(id(statement))
                 continue
@@ -231,6 +178,35 @@ class RuleCommand(VisitorBasedCodemodCommand):
         return None
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
+        """1-based line and column of an original node, found on its innermost outlined statement.
+
+        Positions come from code generation, which costs as much as the code it covers:
+        a site in one method of a long class is located on a copy of the class that
+        holds only that method (`_top_position` is the plain twin, on the whole top
+        statement; tests prove the two agree).
+        """
+        inner = next((s for s in reversed(self._statements) if id(s) in self._nested_lines), None)
+        if inner is None:
+            return self._top_position(node)
+        positions = self._positions.get(id(inner))
+        if positions is None:
+            skeleton: cst.BaseStatement = inner
+            # Every statement between the top one and `inner` is a class or function whose
+            # indented body the outline walked (see `_prune_by_lines`): keep only the path.
+            depth = next(i for i, s in enumerate(self._statements) if s is inner)
+            for parent in reversed(self._statements[:depth]):
+                assert isinstance(parent, cst.ClassDef | cst.FunctionDef)
+                assert isinstance(parent.body, cst.IndentedBlock)
+                body = parent.body.with_changes(body=(skeleton,))
+                skeleton = parent.with_changes(body=body)
+            alone = self.module.with_changes(header=(), body=(skeleton,), footer=())
+            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions[id(inner)] = positions
+        start = positions[node].start
+        line = self._nested_lines[id(inner)] + start.line - positions[inner].start.line
+        return line, start.column + 1
+
+    def _top_position(self, node: cst.CSTNode) -> tuple[int, int]:
         """1-based line and column of an original node inside the current top statement."""
         top = self._statements[0]
         positions = self._positions.get(id(top))

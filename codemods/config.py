@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemods import Rule
-from codemods.command import ApiNames, FalsePolicy, Settings
+from codemods.settings import ApiNames, FalsePolicy, Settings
 
 # Key → what it holds, for the error message on a typo.
 KNOWN_KEYS: dict[str, str] = {

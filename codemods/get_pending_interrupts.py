@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import ApiNames, RuleCommand
+from codemods.command import RuleCommand
 
 
 class GetPendingInterruptsCommand(RuleCommand):
@@ -16,10 +16,6 @@ class GetPendingInterruptsCommand(RuleCommand):
 
     DESCRIPTION = "get_pending_interrupts() -> get_interrupts()."
     RULE = Rule.AG003
-
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
-        return (names.get_pending_interrupts,)
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute

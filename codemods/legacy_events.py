@@ -11,15 +11,8 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import ApiNames, RuleCommand
-
-# Legacy CUSTOM event name → what replaces it on the wire.
-LEGACY_EVENTS: dict[str, str] = {
-    "approval-requested": 'a RUN_FINISHED interrupt outcome with reason "tool_call"',
-    "tool-input-available": (
-        'a RUN_FINISHED interrupt outcome with reason "tanstack:client_tool_execution"'
-    ),
-}
+from codemods.command import RuleCommand
+from codemods.triggers import LEGACY_EVENTS
 
 
 def _todo(name: str) -> str:
@@ -53,10 +46,6 @@ class LegacyEventsCommand(RuleCommand):
 
     DESCRIPTION = "Report code that emits or consumes legacy approval CUSTOM events."
     RULE = Rule.AG006
-
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
-        return tuple(LEGACY_EVENTS)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         func = original_node.func

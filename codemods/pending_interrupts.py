@@ -11,8 +11,9 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from codemods import Rule
-from codemods.command import ApiNames, RuleCommand, Settings
+from codemods.command import RuleCommand
 from codemods.outline import Outline
+from codemods.settings import Settings
 
 
 class PendingInterruptsCommand(RuleCommand):
@@ -29,10 +30,6 @@ class PendingInterruptsCommand(RuleCommand):
     ) -> None:
         super().__init__(context, settings, outline)
         self._stores: set[int] = set()
-
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
-        return (names.pending_interrupts,)
 
     # Attribute targets of assignments and `del` are stores, not reads.
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:

@@ -13,8 +13,8 @@ from typing import Any
 from urllib.parse import quote
 
 from codemods import RULE_TITLES, Rule, anchor
-from codemods.command import Action
 from codemods.runner import FileResult, FileStatus
+from codemods.site import Action
 
 NO_NEWLINE = "\\ No newline at end of file\n"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import ApiNames, RuleCommand
+from codemods.command import RuleCommand
 
 PREFER_BOUND = (
     "prefer the bound items' resolve_interrupt()/cancel() or resolve_interrupts(...); "
@@ -24,10 +24,6 @@ class ResumeInterruptsCommand(RuleCommand):
 
     DESCRIPTION = "resume_interrupts(...) -> resume_interrupts_unsafe(...) with a TODO."
     RULE = Rule.AG004
-
-    @staticmethod
-    def triggers(names: ApiNames) -> tuple[str, ...]:
-        return (names.resume_interrupts,)
 
     def leave_Attribute(
         self, original_node: cst.Attribute, updated_node: cst.Attribute

@@ -1,7 +1,7 @@
-"""The rule catalog: which command implements each rule, what bytes trigger it, run order.
+"""The rule catalog: which command implements each rule, and the order they run in.
 
-The runner reads a file's bytes once and runs only the rules whose trigger names occur
-in them, in `RULE_ORDER`.
+The runner reads a file's bytes once and runs only the rules whose trigger names
+(`codemods.triggers`) occur in them, in `RULE_ORDER`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from codemods import Rule
 from codemods.approval_loop import ApprovalLoopCommand
 from codemods.approval_response import ApprovalResponseCommand
-from codemods.command import ApiNames, RuleCommand
+from codemods.command import RuleCommand
 from codemods.get_pending_interrupts import GetPendingInterruptsCommand
 from codemods.legacy_events import LegacyEventsCommand
 from codemods.pending_interrupts import PendingInterruptsCommand
@@ -34,8 +34,3 @@ RULE_ORDER: tuple[tuple[Rule, type[RuleCommand]], ...] = (
 )
 
 COMMANDS: dict[Rule, type[RuleCommand]] = dict(RULE_ORDER)
-
-
-def triggers(rule: Rule, names: ApiNames) -> tuple[bytes, ...]:
-    """Byte strings one of which must occur in a file for `rule` to possibly match."""
-    return tuple(text.encode() for text in COMMANDS[rule].triggers(names))

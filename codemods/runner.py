@@ -3,7 +3,9 @@
 Files are read as bytes and skipped on a byte-level check before parsing (most files
 of a real repository never mention the legacy names); the rest are parsed once and
 passed through the rules in `RULE_ORDER`, in worker processes when there are enough
-of them. A failure in one file becomes that file's result and never stops the run.
+of them. Only the processes that parse import libcst (a third of a second): a big run's
+workers load it while this process is still reading and prefiltering files. A failure in
+one file becomes that file's result and never stops the run.
 The runner never writes: the CLI decides whether to diff, write or check.
 """
 
@@ -15,20 +17,25 @@ import io
 import os
 import re
 import tokenize
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
-
-import libcst as cst
-from libcst.codemod import CodemodContext
+from itertools import chain, islice
+from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
-from codemods.command import NeedsWholeModule, RuleCommand, Settings, Site
 from codemods.outline import Outline, mentions, span
-from codemods.rules import RULE_ORDER, triggers
+from codemods.settings import Settings
+from codemods.site import Site
+from codemods.triggers import file_triggers
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from codemods.command import RuleCommand
 
 # Below this many files to parse, starting worker processes costs more than it saves.
 MIN_FILES_PER_WORKER = 4
@@ -81,13 +88,14 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     if typescript.is_script(path):
         return _migrate_script(source, path, options)
     names = options.settings.names
-    active = [
-        (rule, command)
-        for rule, command in RULE_ORDER
-        if rule in options.rules and any(t in source for t in triggers(rule, names))
-    ]
-    if not active:
+    rules = [r for r in options.rules if any(t in source for t in file_triggers(r, names))]
+    if not rules:
         return FileResult(path, FileStatus.SKIPPED)
+    import libcst as cst
+
+    from codemods.rules import RULE_ORDER
+
+    active = [(rule, command) for rule, command in RULE_ORDER if rule in rules]
     region = _migrate_region(source, path, options, active)
     if region is not None:
         return region
@@ -164,6 +172,10 @@ def _migrate_region(
     if (end - begin) * 2 > len(text):
         return None  # most of the file: parse it whole
     region = text[begin:end]
+    import libcst as cst
+
+    from codemods.command import NeedsWholeModule
+
     try:
         module = cst.parse_module(region)
         region_outline = replace(
@@ -196,6 +208,8 @@ def _apply(
     active: list[tuple[Rule, type[RuleCommand]]],
 ) -> tuple[str | None, list[Site]]:
     """Run the rules in order; the final code (None: unchanged) and the sites, sorted."""
+    from libcst.codemod import CodemodContext
+
     sites: list[Site] = []
     # Maps a line of the current tree (index = line - 1) to the line in the first one, so
     # every site is reported where the user sees it, whichever rule found it.
@@ -235,19 +249,29 @@ def migrate_file(path: str, options: Options) -> FileResult:
 
 
 def run(
-    paths: Sequence[str],
+    paths: Iterable[str],
     options: Options,
     *,
     jobs: int | None = None,
     progress: Callable[[FileResult], None] | None = None,
 ) -> list[FileResult]:
-    """Migrate every path; results come back in the order of `paths`."""
-    results: list[FileResult | None] = [None] * len(paths)
-    wanted = [t for rule in options.rules for t in triggers(rule, options.settings.names)]
+    """Migrate every path; results come back in the order of `paths`.
+
+    `paths` may be a generator (the CLI passes the directory walk itself): files are read
+    while it goes on, so the workers start on the first files to parse instead of after
+    the whole tree has been listed.
+    """
+    upcoming = iter(paths)
+    listed: list[str] = list(islice(upcoming, EARLY_POOL))
+    results: list[FileResult | None] = []
+    wanted = [t for rule in options.rules for t in file_triggers(rule, options.settings.names)]
     wanted_in_scripts = typescript.triggers(options.rules)
     workers = jobs or os.cpu_count() or 1
     # A big run starts its workers at once, so parsing overlaps reading the other files.
-    pool = ProcessPoolExecutor(workers) if workers > 1 and len(paths) >= EARLY_POOL else None
+    pool = None
+    if workers > 1 and len(listed) >= EARLY_POOL:
+        # The workers start with the first batch and load the rules at once.
+        pool = ProcessPoolExecutor(workers, initializer=_load_rules)
     submitted: list[tuple[list[int], Future[list[FileResult]]]] = []
     batch: list[tuple[int, bytes]] = []
     local: list[tuple[int, bytes]] = []
@@ -257,7 +281,7 @@ def run(
     def submit() -> None:
         assert pool is not None
         sources.update(batch)
-        work = [(paths[i], source) for i, source in batch]
+        work = [(listed[i], source) for i, source in batch]
         submitted.append(([i for i, _ in batch], pool.submit(_migrate_batch, options, work)))
         batch.clear()
 
@@ -267,7 +291,10 @@ def run(
             progress(result)
 
     try:
-        for index, path in enumerate(paths):
+        for index, path in enumerate(chain(tuple(listed), upcoming)):
+            if index >= len(listed):
+                listed.append(path)
+            results.append(None)
             try:
                 with open(path, "rb") as handle:
                     source = handle.read()
@@ -285,7 +312,7 @@ def run(
                     submit()
         if batch:
             submit()
-        work = [(paths[i], source) for i, source in local]
+        work = [(listed[i], source) for i, source in local]
         for (index, _), result in zip(local, _migrate_all(work, options, jobs), strict=True):
             done(index, result)
         for position, (indices, future) in enumerate(submitted):
@@ -296,7 +323,7 @@ def run(
                 # collected is redone one file at a time, so the crash costs one file.
                 rest = [i for later, _ in submitted[position:] for i in later]
                 for index, result in zip(
-                    rest, _isolated([(paths[i], sources[i]) for i in rest], options), strict=True
+                    rest, _isolated([(listed[i], sources[i]) for i in rest], options), strict=True
                 ):
                     done(index, result)
                 break
@@ -311,6 +338,10 @@ def run(
         if pool is not None:
             pool.shutdown()
     return [result for result in results if result is not None]
+
+
+def _load_rules() -> None:
+    import codemods.rules  # noqa: F401  (libcst and the rule classes)
 
 
 def _migrate_batch(options: Options, work: list[tuple[str, bytes]]) -> list[FileResult]:

@@ -19,7 +19,7 @@ import re
 import tree_sitter
 
 from codemods import Rule
-from codemods.command import FalsePolicy
+from codemods.settings import FalsePolicy
 from codemods.typescript import bindings
 from codemods.typescript.calls import OLD, arguments_of, has_effects, is_plain, quote_of
 from codemods.typescript.command import ScriptCommand

@@ -13,7 +13,8 @@ from typing import ClassVar
 import tree_sitter
 
 from codemods import Rule, marker
-from codemods.command import Action, Settings
+from codemods.settings import Settings
+from codemods.site import Action
 from codemods.typescript.document import Document, Edit
 
 

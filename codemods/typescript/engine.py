@@ -13,7 +13,8 @@ import codecs
 from dataclasses import dataclass
 
 from codemods import Rule
-from codemods.command import Settings, Site
+from codemods.settings import Settings
+from codemods.site import Site
 from codemods.typescript import TRIGGERS
 from codemods.typescript.document import Document, Edit, apply_edits, grammar_for, original_offset
 from codemods.typescript.rules import RULE_ORDER

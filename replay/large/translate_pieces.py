@@ -37,6 +37,10 @@ from replay.wire.stream_position import Position
 
 MIN_SIZE = HELPER_MIN_SIZE
 """Smaller files are translated faster than a helper pays for itself."""
+IN_FLIGHT = 2
+"""Pieces translated ahead, by each process: a translated piece is its output, about a
+megabyte, so the replay reader's deeper look-ahead would cost 4 MB of peak memory here
+(100 MB: 64 -> 60 MiB) for about 2 % of the time."""
 
 Reasoning = tuple[str | None, str | None]
 _CLOSED: Reasoning = (None, None)
@@ -162,8 +166,10 @@ def _translated(
         return compute(number, _CLOSED if ahead else state)
 
     helper = Helper.start(lambda number: compute(number, _CLOSED))
+    count = len(pieces.starts)
     try:
-        for number, done in enumerate(in_order(len(pieces.starts), helper, local, accept)):
+        done_pieces = in_order(count, helper, local, accept, ahead=IN_FLIGHT, own_ahead=IN_FLIGHT)
+        for number, done in enumerate(done_pieces):
             if done.reasoning_before != state:
                 done = compute(number, state)
             translator.changed = translator.changed or done.changed

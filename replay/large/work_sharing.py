@@ -116,12 +116,17 @@ def in_order(
     helper: Helper | None,
     local: Callable[[int, bool], T],
     accept: Callable[[int, Any], T | None],
+    *,
+    ahead: int = AHEAD,
+    own_ahead: int = OWN_AHEAD,
 ) -> Iterator[T]:
     """Results for pieces `0..count-1`, in order.
 
     `local(number, ahead)` computes one here (`ahead`: it is computed before it is
     needed, while waiting for the helper). `accept(number, value)` turns the helper's
     value into a result, or None when it will not do (the helper is then dropped).
+    `ahead` and `own_ahead` bound the results in flight (see `AHEAD`, `OWN_AHEAD`): a
+    caller whose results are large keeps fewer of them.
     """
     assigned: deque[int] = deque()
     own: dict[int, T] = {}
@@ -129,7 +134,7 @@ def in_order(
     for number in range(count):
         while True:
             if helper is not None and helper.alive:
-                while len(assigned) < AHEAD and next_free < count:
+                while len(assigned) < ahead and next_free < count:
                     helper.send(next_free)
                     assigned.append(next_free)
                     next_free += 1
@@ -137,7 +142,7 @@ def in_order(
                 yield own.pop(number)
                 break
             if helper is not None and assigned and assigned[0] == number:
-                if not helper.ready() and len(own) < OWN_AHEAD and next_free < count:
+                if not helper.ready() and len(own) < own_ahead and next_free < count:
                     own[next_free] = local(next_free, True)
                     next_free += 1
                     continue

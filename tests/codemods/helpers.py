@@ -6,7 +6,9 @@ from textwrap import dedent
 
 from libcst.codemod import CodemodContext, TransformSuccess, transform_module
 
-from codemods.command import RuleCommand, Settings, Site
+from codemods.command import RuleCommand
+from codemods.settings import Settings
+from codemods.site import Site
 
 
 def apply(

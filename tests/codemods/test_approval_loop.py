@@ -6,7 +6,8 @@ import pytest
 
 from codemods import Rule, marker
 from codemods.approval_loop import OTHER_LOOP, ApprovalLoopCommand
-from codemods.command import Action, FalsePolicy, Settings
+from codemods.settings import FalsePolicy, Settings
+from codemods.site import Action
 from tests.codemods.helpers import apply
 
 

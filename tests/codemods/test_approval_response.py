@@ -9,7 +9,8 @@ import pytest
 from codemods import Rule, marker
 from codemods.approval_call import UNREADABLE
 from codemods.approval_response import CANCEL_NEEDS_VALUE, IN_EXPRESSION, ApprovalResponseCommand
-from codemods.command import Action, FalsePolicy, Settings
+from codemods.settings import FalsePolicy, Settings
+from codemods.site import Action
 from tests.codemods.helpers import apply
 
 LOOKUP = (

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from codemods import Rule
-from codemods.command import FalsePolicy
 from codemods.config import ConfigError, find_pyproject, load_config
+from codemods.settings import FalsePolicy
 
 
 def write(path: Path, text: str) -> Path:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from codemods import Rule
-from codemods.command import Action
 from codemods.legacy_events import LegacyEventsCommand
+from codemods.site import Action
 from tests.codemods.helpers import apply
 
 

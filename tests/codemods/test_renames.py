@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from codemods import Rule, marker
-from codemods.command import Action, ApiNames, Settings
 from codemods.get_pending_interrupts import GetPendingInterruptsCommand
 from codemods.pending_interrupts import PendingInterruptsCommand
 from codemods.resume_interrupts import PREFER_BOUND, ResumeInterruptsCommand
+from codemods.settings import ApiNames, Settings
+from codemods.site import Action
 from tests.codemods.helpers import apply
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from codemods import Rule
-from codemods.command import Action, Site
 from codemods.report import github_annotations, json_lines, sarif, unified_diff
 from codemods.runner import FileResult, FileStatus, Options, migrate_bytes
+from codemods.site import Action, Site
 
 SITE = Site(Rule.AG001, 3, 5, "move it, please", Action.TODO)
 FAILED = FileResult(

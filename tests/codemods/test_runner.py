@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import random
 from pathlib import Path
 
 import pytest
 
 from codemods import Rule, runner
-from codemods.command import Action
 from codemods.runner import FileStatus, Options, migrate_bytes, migrate_file, run
+from codemods.site import Action
 
 CALL = b"client.add_tool_approval_response(id=a.id, approved=True)"
 
@@ -177,3 +178,30 @@ def test_code_nested_deeper_than_python_allows_is_a_failed_result(
     result = migrate_bytes(source, "x.py", Options())
     assert result.status is FileStatus.FAILED
     assert result.error == error
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_paths_from_a_generator_equal_paths_from_a_list(tmp_path: Path, seed: int) -> None:
+    """The CLI hands `run` the directory walk itself; results must not depend on that."""
+    rng = random.Random(seed)
+    count = rng.choice([1, 5, runner.EARLY_POOL - 1, runner.EARLY_POOL, runner.EARLY_POOL + 7])
+    bodies = [
+        b"x = 1\n",
+        b"x = client.pending_interrupts\n",
+        b"def broken(:\n    client.pending_interrupts\n",
+        b"def go(client, a):\n    " + CALL + b"\n",
+    ]
+    paths = []
+    for index in range(count):
+        path = tmp_path / f"m{index:03}.py"
+        path.write_bytes(rng.choice(bodies))
+        paths.append(str(path))
+    if rng.random() < 0.5:
+        paths.insert(rng.randrange(len(paths) + 1), str(tmp_path / "gone.py"))
+    jobs = rng.choice([1, 2])
+    seen: list[str] = []
+    listed = run(paths, Options(), jobs=jobs)
+    walked = run((p for p in paths), Options(), jobs=jobs, progress=lambda r: seen.append(r.path))
+    assert walked == listed
+    assert [r.path for r in walked] == paths
+    assert sorted(seen) == sorted(paths)

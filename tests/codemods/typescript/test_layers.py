@@ -25,7 +25,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rules",),
     ("engine",),
 )
-ALLOWED_OUTSIDE = {"codemods", "codemods.command", "tree_sitter", "tree_sitter_typescript"}
+ALLOWED_OUTSIDE = {"codemods", "codemods.settings", "codemods.site", "tree_sitter"}
+ALLOWED_OUTSIDE |= {"tree_sitter_typescript"}
 ALLOWED_OUTSIDE |= {"tree_sitter_javascript", "__future__", "bisect", "re", "codecs"}
 ALLOWED_OUTSIDE |= {"collections.abc", "dataclasses", "functools", "typing"}
 

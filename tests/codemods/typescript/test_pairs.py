@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from codemods import Rule
-from codemods.command import Action, FalsePolicy, Settings
 from codemods.runner import FileStatus, Options, migrate_bytes
+from codemods.settings import FalsePolicy, Settings
+from codemods.site import Action
 
 CASES = Path(__file__).resolve().parent / "cases"
 BEFORE = sorted(CASES.glob("*.before.*"))

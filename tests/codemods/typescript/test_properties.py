@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codemods.command import FalsePolicy, Settings
 from codemods.runner import FileStatus, Options, migrate_bytes
+from codemods.settings import FalsePolicy, Settings
 from codemods.typescript.document import Document, grammar_for
 
 STATEMENTS = (
