@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -28,6 +28,8 @@ from replay.wire.errors import InvalidRequest, UnreadableInput
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from replay.runs.html_report import HtmlReport
+    from replay.runs.html_report.model import Summary
     from replay.runs.transcript import RunTranscript
     from replay.wire.delta_run import DeltaRun
     from replay.wire.events import RecordedEvent
@@ -61,6 +63,8 @@ class ReplayOptions:
     normalize: bool = False
     native: bool = False
     tools: Path | None = None
+    html: Path | None = None
+    """`--html`: also write the self-contained report page there."""
 
     @property
     def report(self) -> ReportFormat | None:
@@ -110,14 +114,14 @@ def run_replay(
     tools = load_tools(options.tools) if options.tools is not None else None
     report = options.report
     timeline = None
-    if report is None and not options.json_events:
+    if report is None and not options.json_events and options.html is None:
         from cli.stdout import stdout_console
         from cli.timeline import Timeline
 
         timeline = Timeline(out or stdout_console())
     write = sys.stdout.write
     pacer = None
-    if report is None and options.pace.factor is not None:
+    if report is None and options.html is None and options.pace.factor is not None:
         pacer = Pacer(options.pace, sleep, max_gap=MAX_PACE_GAP)
     found: list[Problem] = []
 
@@ -135,7 +139,8 @@ def run_replay(
     class View:
         """The job's results on the terminal: timeline, `--json` lines or findings."""
 
-        per_event = pacer is not None or timeline is not None
+        # The page needs every run's transcript, which folded reading does not build.
+        per_event = pacer is not None or timeline is not None or options.html is not None
 
         def source(self, exchange: Exchange) -> None:
             if timeline is not None:
@@ -164,26 +169,37 @@ def run_replay(
         def run(self, run: RunTranscript) -> None:
             if timeline is not None:
                 timeline.run(run)
+            if page is not None:
+                page.run(run)
 
         def problem(self, problem: Problem) -> None:
+            if page is not None:
+                page.problem(problem)
             if report is not None:
                 found.append(problem)
             elif timeline is not None:
                 timeline.problem(problem)
-            else:
+            elif page is None or options.json_events:
                 flush_lines()
                 stderr_line(str(problem))
 
-    summary = check_recordings(
-        options.recordings,
-        View(),
-        strict=options.strict,
-        normalize=options.normalize,
-        native=options.native,
-        tools=tools,
-        now=now,
-    )
-    flush_lines()
+    page = _html_report(options.html, options) if options.html is not None else None
+    try:
+        summary = check_recordings(
+            options.recordings,
+            View(),
+            strict=options.strict,
+            normalize=options.normalize,
+            native=options.native,
+            tools=tools,
+            now=now,
+        )
+        flush_lines()
+        if page is not None:
+            page.finish()
+    finally:
+        if page is not None:
+            page.discard()
     if timeline is not None:
         timeline.close()
 
@@ -203,7 +219,27 @@ def run_replay(
         write(junit_report(found, sources, strict=options.strict))
     if report is not None or summary.counts.total():
         stderr.print(f"agui replay: {summary_line(summary.counts)}", markup=False)
+    if page is not None and page.summary is not None:
+        stderr_line(f"agui replay: wrote {options.html} ({_page_line(page.summary)})")
     return ExitCode.FINDINGS if summary.failed else ExitCode.OK
+
+
+def _html_report(path: Path, options: ReplayOptions) -> HtmlReport:
+    """Start the `--html` page, with the interrupt wording the timeline uses."""
+    from cli.timeline import KIND_LABELS, answer_hint
+    from replay.interrupts.batch import kind_of
+    from replay.runs.html_report import HtmlReport
+
+    def describe(descriptor: Mapping[str, Any]) -> tuple[str, str]:
+        return KIND_LABELS[kind_of(descriptor)], answer_hint(dict(descriptor))
+
+    return HtmlReport.start(path, options.recordings, native=options.native, describe=describe)
+
+
+def _page_line(summary: Summary) -> str:
+    runs = f"{summary.runs} run{'' if summary.runs == 1 else 's'}"
+    paused = f"{summary.paused} paused, {summary.unanswered} unanswered interrupt"
+    return f"{runs}, {paused}{'' if summary.unanswered == 1 else 's'}"
 
 
 def _pace(value: str) -> Pace:
@@ -283,6 +319,13 @@ def replay(
         help="Tool declarations (JSON) used by --native to build interrupt descriptors.",
         show_default=False,
     ),
+    html: Path | None = typer.Option(
+        None,
+        "--html",
+        metavar="OUT",
+        help="Also write one self-contained HTML page of the runs, pauses, answers and findings.",
+        show_default=False,
+    ),
     serve: str | None = typer.Option(
         None,
         "--serve",
@@ -347,7 +390,14 @@ def replay(
             normalize=normalize,
             native=native,
             tools=tools,
+            html=html,
         )
+        if html is not None and str(html) == "-":
+            raise InvalidRequest("--html writes a file; give it a path, not -")
+        if html is not None and serve is not None:
+            raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
+        if html is not None and options.pace.factor is not None:
+            raise InvalidRequest("--pace paces the timeline; --html writes a file at once")
         if serve is None and (
             verbatim or log is not None or line_endings != "lf" or cors is not None
         ):
