@@ -17,6 +17,7 @@ from cli.migrate_command import migrate
 from cli.proxy_command import proxy
 from cli.replay_command import replay
 from cli.resume_command import resume
+from cli.stdout import escape_unencodable
 from cli.translate_command import translate
 
 help_style.install()
@@ -61,6 +62,7 @@ def root(
     ),
 ) -> None:
     """agui: a migration assistant for TanStack AI interrupts."""
+    escape_unencodable()
 
 
 # The order here is the order `agui --help` lists them: the journey of a migration.

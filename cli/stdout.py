@@ -40,3 +40,16 @@ def stdout_console() -> Console:
             raise BrokenPipeError
 
     return _StdoutConsole(highlight=False)
+
+
+def escape_unencodable() -> None:
+    """Write what stdout and stderr cannot encode as a `\\uXXXX`-style escape, not raise.
+
+    Recordings may hold lone surrogates (`"\\ud800"` is valid JSON); ids and texts
+    carrying them reach timelines, findings and reports. Escaped, they read as they
+    were recorded and stay valid JSON inside JSON strings.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")

@@ -24,6 +24,7 @@ from replay.wire.recording import (
     looks_like_har,
     open_input,
     read_chunks,
+    refuse_unreadable,
     sidecar_request_path,
 )
 
@@ -70,6 +71,7 @@ def open_translation(
                 " (view a HAR translated with `agui replay --native`)"
             )
         source = STDIN_LABEL if name == STDIN else name
+        refuse_unreadable(source, head)
         pieces = None
         if name != STDIN and Path(name).is_file():
             # Only a file can be read in pieces; stdin never pays for importing the reader.

@@ -17,9 +17,10 @@ Needs `os.pread`; `fork` only for the helper.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import chain
 from typing import Any
 
 from replay.large.delta_templates import DeltaTemplates
@@ -109,11 +110,17 @@ def _decode_pieces(
                 position.index + summary.count,
                 position.last_id,
             )
+            if number == last:  # a file still being written: read on to its real end
+                yield from _decode_rest(source, fd, position, bare_noticed)
             continue
         # Not all one-line frames, or not all valid: the ordinary decoder, from where the
         # previous piece left it (a clean state: every piece but the last ends a blank line).
         decoder = SseDecoder(line=position.line, offset=position.offset, last_id=position.last_id)
-        chunks = [piece] if piece is not None else _read_range(fd, bounds[number], end)
+        chunks: Iterable[bytes] = (
+            [piece] if piece is not None else _read_range(fd, bounds[number], end)
+        )
+        if number == last:  # a file still being written: read on to its real end
+            chunks = chain(chunks, _read_range(fd, end, None))
         counted = [0]
         batches = _batches(decoder, chunks, close=number == last, counted=counted)
         yield from decode_batches(
@@ -121,6 +128,18 @@ def _decode_pieces(
         )
         line, _, last_id = decoder.state
         position = Position(end, line, position.index + counted[0], last_id)
+
+
+def _decode_rest(
+    source: str, fd: int, position: Position, bare_noticed: list[bool]
+) -> Iterator[Item]:
+    """What the file holds past `position` (it grew since it was opened), decoded as the
+    ordinary decoder would go on: the plain path reads to the end, whenever that is."""
+    decoder = SseDecoder(line=position.line, offset=position.offset, last_id=position.last_id)
+    batches = _batches(decoder, _read_range(fd, position.offset, None), close=True, counted=[0])
+    yield from decode_batches(
+        source, batches, start_index=position.index, bare_noticed=bare_noticed
+    )
 
 
 def _settled(
@@ -155,7 +174,7 @@ def _rebased(problem: Problem, position: Position) -> Problem:
 
 
 def _batches(
-    decoder: SseDecoder, chunks: Iterator[bytes] | list[bytes], *, close: bool, counted: list[int]
+    decoder: SseDecoder, chunks: Iterable[bytes], *, close: bool, counted: list[int]
 ) -> Iterator[list[SseMessage | Frame]]:
     """The decoder's batches for these chunks; `counted[0]` adds up their messages."""
     for chunk in chunks:
@@ -233,9 +252,11 @@ def _read_piece(fd: int, bounds: list[int], number: int) -> bytes | None:
     return data if len(data) == end - start else None
 
 
-def _read_range(fd: int, start: int, end: int) -> Iterator[bytes]:
-    while start < end:
-        chunk = os.pread(fd, min(CHUNK_SIZE, end - start), start)
+def _read_range(fd: int, start: int, end: int | None) -> Iterator[bytes]:
+    """The bytes from `start` to `end` (None: to the end of the file, as it grows)."""
+    while end is None or start < end:
+        length = CHUNK_SIZE if end is None else min(CHUNK_SIZE, end - start)
+        chunk = os.pread(fd, length, start)
         if not chunk:
             return
         yield chunk

@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
+import replay.wire.events
 from replay.large.delta_templates import DELTA_ID_KEYS, DeltaTemplates
 from replay.large.shape_check import all_valid
 from replay.wire.delta_run import FRAME_OVERHEAD as _FRAME_OVERHEAD
@@ -180,6 +181,8 @@ def summarize(
     parsed and validated. `with_colds`: send the parsed plain events outside `runs`
     along (the reader then need not parse them again).
     """
+    if len(piece) > replay.wire.events.MAX_EVENT_SIZE:
+        return None  # a frame may be over the limit: the decoder reports it
     if not piece.startswith(b"data: ") or not piece.endswith(b"\n\n") or b"\r" in piece:
         return None
     if not piece.isascii():
@@ -208,7 +211,9 @@ def summarize(
     irregular: list[int] = []
     plain_at: list[int] = []
     for at, data in enumerate(datas):
-        if type(data) is dict and data.get("type") in plain and texts[at][:1] == b"{":
+        # A `type` that is a list or object is unhashable: check it is a string first.
+        kind = data.get("type") if type(data) is dict else None
+        if type(kind) is str and kind in plain and texts[at][:1] == b"{":
             plain_at.append(at)
         else:
             irregular.append(positions[at])
@@ -295,8 +300,10 @@ def _group_deltas(
     parts: list[str] = []
     for at, data in zip(positions, datas, strict=True):
         id_key = id_keys.get(data["type"])
-        if id_key is not None:
-            stream_id = data[id_key]
+        # `ag_ui.core` also accepts the snake_case name (`message_id`): such an event
+        # stays out of stretches, which are keyed by the camelCase one.
+        stream_id = data.get(id_key) if id_key is not None else None
+        if stream_id is not None:
             if first >= 0 and at == last + 1 and data["type"] == kind and stream_id == stream:
                 parts.append(data["delta"])
                 last = at

@@ -32,6 +32,7 @@ from replay.large.pieces import (
 )
 from replay.large.work_sharing import Helper, in_order
 from replay.translate.translation import Translator, translate_stream
+from replay.wire import bounded_json
 from replay.wire.problems import Problem
 from replay.wire.stream_position import Position
 
@@ -80,12 +81,30 @@ def layout(fd: int, size: int, piece_size: int = PIECE_SIZE) -> Layout | None:
             return None
         piece = os.pread(fd, end - start, start)
         frames = one_line_frames(piece) if len(piece) == end - start else 0
-        if not frames or (number and not piece.startswith(RUN_STARTED_FRAME)):
+        if not frames:
             return None
-        starts.append(Position(start, lines, events))
+        if not number or _starts_a_run(piece):
+            starts.append(Position(start, lines, events))
+        elif end - starts[-1].offset > MAX_SUMMARISED:
+            return None
+        # Else it only looks like a RUN_STARTED frame: it goes with the piece before.
         lines += 2 * frames
         events += frames
     return Layout(tuple(starts), size) if len(starts) > 1 else None
+
+
+def _starts_a_run(piece: bytes) -> bool:
+    """Whether the piece's first frame is one the one-stream translator starts a run at:
+    a JSON object whose `type` is `RUN_STARTED` — not bytes that only start like one
+    (invalid JSON, a later duplicate `type` key, nesting past the limit)."""
+    if not piece.startswith(RUN_STARTED_FRAME):
+        return False
+    line = piece[len(b"data: ") : piece.index(b"\n")]
+    try:
+        data = bounded_json.loads(line.decode("utf-8", errors="replace"))
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "RUN_STARTED"
 
 
 def _run_bounds(read_at: ReadAt, size: int, piece_size: int) -> list[int]:
@@ -166,16 +185,31 @@ def _translated(
         return compute(number, _CLOSED if ahead else state)
 
     helper = Helper.start(lambda number: compute(number, _CLOSED))
-    count = len(pieces.starts)
+    last = len(pieces.starts) - 1
     try:
-        done_pieces = in_order(count, helper, local, accept, ahead=IN_FLIGHT, own_ahead=IN_FLIGHT)
+        done_pieces = in_order(last, helper, local, accept, ahead=IN_FLIGHT, own_ahead=IN_FLIGHT)
         for number, done in enumerate(done_pieces):
             if done.reasoning_before != state:
                 done = compute(number, state)
             translator.changed = translator.changed or done.changed
             state = done.reasoning_after
             yield from done.items
+        # The last piece, here and in turn, to the file's real end: a file still being
+        # written (`curl -N > file`) is translated as far as the one-stream path reads it.
+        start = pieces.starts[last]
+        rest = translate_piece(source, _read_to_end(fd, start.offset), start, translator, state)
+        translator.changed = translator.changed or rest.changed
+        yield from rest.items
     finally:
         if helper is not None:
             helper.stop()
         os.close(fd)
+
+
+def _read_to_end(fd: int, start: int) -> bytes:
+    """The file's bytes from `start` to its end as it is now (it may have grown)."""
+    parts: list[bytes] = []
+    while chunk := os.pread(fd, 1 << 20, start):
+        parts.append(chunk)
+        start += len(chunk)
+    return b"".join(parts)

@@ -30,6 +30,9 @@ AHEAD = 4
 """Pieces handed to the helper before they are needed."""
 OWN_AHEAD = 6
 """Pieces computed here ahead of the one needed, rather than wait for the helper."""
+PATIENCE = 5.0
+"""Seconds the reader waits for the helper's next bytes before giving up on it: a helper
+that is frozen (SIGSTOP, swapped out) is dropped like one that died."""
 _NUMBER = struct.Struct("<q")
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
@@ -87,8 +90,9 @@ class Helper:
         """(True, the result for `number`), or (False, None) and the helper dropped."""
         if self.alive:
             try:
-                (length,) = _NUMBER.unpack(_read_exact(self._results, _NUMBER.size))
-                answered, value = pickle.loads(_read_exact(self._results, length))
+                head = _read_exact(self._results, _NUMBER.size, PATIENCE)
+                (length,) = _NUMBER.unpack(head)
+                answered, value = pickle.loads(_read_exact(self._results, length, PATIENCE))
                 if answered == number:
                     return True, value
             except (OSError, EOFError, ValueError, TypeError, struct.error, pickle.PickleError):
@@ -175,9 +179,12 @@ def _serve(work: Callable[[int], Any], commands: int, results: int) -> None:
         _write_all(results, _NUMBER.pack(len(payload)) + payload)
 
 
-def _read_exact(fd: int, length: int) -> bytes:
+def _read_exact(fd: int, length: int, patience: float | None = None) -> bytes:
+    """`length` bytes from `fd`; TimeoutError when none come for `patience` seconds."""
     parts: list[bytes] = []
     while length:
+        if patience is not None and not select.select([fd], [], [], patience)[0]:
+            raise TimeoutError("the helper stopped answering")
         part = os.read(fd, length)
         if not part:
             raise EOFError("the pipe closed")

@@ -217,17 +217,20 @@ def junit_report(
 ) -> str:
     """JUnit XML: one test case per recording; failing findings become its failures."""
     by_source: dict[str, list[Problem]] = {source: [] for source in sources}
+    rank = {source: position for position, source in reversed(list(enumerate(sources)))}
     for problem in problems:
         source = problem.location.source if problem.location else ""
-        owner = next(
-            (s for s in sources if source == s or source.startswith(f"{s}#")), source or "agui"
-        )
-        by_source.setdefault(owner, []).append(problem)
+        by_source.setdefault(_owner(source, rank), []).append(problem)
     suite = ElementTree.Element("testsuite", name="agui replay --check")
     failures = 0
     for source, found in by_source.items():
         case = ElementTree.SubElement(suite, "testcase", classname="agui.replay", name=source)
-        failing = [p for p in found if effective_severity(p, strict=strict) is Severity.ERROR]
+        # One pass, no membership tests: linear in the number of findings.
+        failing: list[Problem] = []
+        others: list[Problem] = []
+        for problem in found:
+            is_error = effective_severity(problem, strict=strict) is Severity.ERROR
+            (failing if is_error else others).append(problem)
         if failing:
             failures += 1
             failure = ElementTree.SubElement(
@@ -237,7 +240,6 @@ def junit_report(
                 type=failing[0].rule,
             )
             failure.text = "\n".join(str(p) for p in failing)
-        others = [p for p in found if p not in failing]
         if others:
             out = ElementTree.SubElement(case, "system-out")
             out.text = "\n".join(f"{p.severity.value}: {p}" for p in others)
@@ -252,6 +254,16 @@ def junit_report(
         + ElementTree.tostring(root, encoding="unicode")
         + "\n"
     )
+
+
+def _owner(source: str, rank: dict[str, int]) -> str:
+    """The first recording (in `rank`'s order) a finding's source names: itself, or the
+    part before a `#` (a HAR entry: `session.har#entry3`)."""
+    candidates = [source] + [source[:at] for at, char in enumerate(source) if char == "#"]
+    known = [name for name in candidates if name in rank]
+    if not known:
+        return source or "agui"
+    return min(known, key=rank.__getitem__)
 
 
 def rule_title(rule_id: str) -> str:

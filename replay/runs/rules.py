@@ -43,6 +43,7 @@ RULES: tuple[Rule, ...] = (
     Rule("unterminated-frame", _W, _D, "The stream ends inside an event (no blank line after it)."),
     Rule("bare-json", _N, _D, "Events are bare JSON lines (NDJSON), accepted as TanStack does."),
     Rule("multiline-data", _W, _D, "Event data spans several `data:` lines."),
+    Rule("event-too-large", _E, _D, "Event data is over 16 MB: skipped, not parsed."),
     Rule("invalid-json", _E, _D, "Event data is not valid JSON."),
     Rule("not-an-object", _E, _D, "Event data is JSON but not an object."),
     Rule("unknown-event", _E, _D, "The event has no `type` or an unknown one."),

@@ -71,8 +71,18 @@ _WIRE_MESSAGE_KEYS = (
 
 
 def compact_json(value: Any) -> str:
-    """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept.
+
+    A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form, and the
+    output must be UTF-8: it stays escaped, as it was recorded.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Surrogates occur only inside JSON strings, where `\uXXXX` is their escape.
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 @dataclass(slots=True)
@@ -216,8 +226,21 @@ class Translator:
         if held is None and self._run.started:
             # The run never finished: the terminal goes after its last event.
             anchor = RawEvent(self._run.location or anchor.location, anchor.data, anchor.text)
+        run = self._run
         out = self._terminal(anchor, held, batch)
-        self._run = _Run()
+        # Left as reading the output back would leave it (idempotence): the run, or the
+        # one its synthesised RUN_STARTED began, finished by the native terminal.
+        if not run.started:
+            finish = out[-1]
+            assert isinstance(finish, RawEvent)
+            run = _Run(
+                started=True,
+                run_id=finish.data["runId"],
+                thread_id=finish.data["threadId"],
+                location=finish.location,
+            )
+        run.finished = True
+        self._run = run
         self._after_terminal = True
         return out
 
@@ -569,12 +592,13 @@ class Translator:
             notices.append(
                 self._notice(TRANSLATED, f"removed retired optional {fields}", raw.location)
             )
-        if new is data and event_type == "RUN_FINISHED" and not _text(data.get("threadId")):
+        # After any other repair too: a second pass must find nothing left to repair.
+        if event_type == "RUN_FINISHED" and not _text(new.get("threadId")):
             thread_id = self._run.thread_id or (
                 _text(self.request.get("threadId")) if self.request else None
             )
             if thread_id is not None:
-                new = _insert_after(data, "runId", "threadId", thread_id)
+                new = _insert_after(new, "runId", "threadId", thread_id)
                 notices.append(
                     self._notice(
                         INVENTED,

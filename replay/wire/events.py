@@ -19,6 +19,7 @@ from ag_ui.core import Event, EventType
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import from_json
 
+from replay.wire import bounded_json
 from replay.wire.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.wire.problems import Location, Problem, Severity
 from replay.wire.sse import Frame, FrameKind, SseMessage, SseStream, as_message
@@ -31,6 +32,12 @@ DONE_SENTINEL = "[DONE]"
 PLAIN_EVENT_TYPES = KNOWN_EVENT_TYPES - {"CUSTOM"} - LEGACY_EVENT_NAMES
 """Known types that can never be a legacy approval: validation is all they need."""
 _validate = EVENT_ADAPTER.validator.validate_python
+MAX_EVENT_SIZE = 16 << 20
+"""The longest event data (characters) agui parses: a longer one is an `event-too-large`
+finding, skipped. Parsing an event takes about five times its size in memory (README
+"Limits")."""
+JSON_KINDS = {dict: "object", list: "array", bool: "boolean", int: "number", float: "number"}
+"""JSON's name for each type `json.loads` gives, for findings about a value's kind."""
 _validate_many = EVENTS_ADAPTER.validator.validate_python
 
 
@@ -135,7 +142,7 @@ def parse_frames(
     noticed = [False]
     parse = from_json
     for index, frame in enumerate(frames, start_index):
-        if type(frame) is tuple and frame[0][:1] == "{":
+        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             text = frame[0]
             try:
                 data = parse(text)
@@ -177,6 +184,11 @@ def _parse_message(
     if text.strip() == DONE_SENTINEL:
         out.append(EndOfStream(location))
         return out
+    if len(text) > MAX_EVENT_SIZE:
+        size = f"{len(text) / (1 << 20):.1f} MB"
+        what = f"event data of {size} is over agui's limit of {MAX_EVENT_SIZE >> 20} MB; skipped"
+        out.append(Problem("event-too-large", Severity.ERROR, what, location))
+        return out
     if "\n" in text:
         out.append(
             Problem(
@@ -188,11 +200,12 @@ def _parse_message(
         )
     try:
         # pydantic-core's parser is ~3x faster than json.loads; json.loads stays the
-        # judge for what it rejects (lone surrogates) and for the error message.
+        # judge for what it rejects (lone surrogates) and for the error message, and
+        # `bounded_json` for how deep it may nest.
         data = from_json(text)
     except ValueError:
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text)
         except ValueError as error:
             reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
             out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))
@@ -210,6 +223,8 @@ def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
     """Validate one raw event against `ag_ui.core`'s event union."""
     event_type = raw.data.get("type")
     # Only CUSTOM events and the 0.2.x top-level chunk types can be legacy approvals.
+    if event_type is not None and not isinstance(event_type, str):
+        return RecordedEvent(raw.location, raw.data, None, raw.text), _not_a_string(raw)
     maybe_legacy = event_type == "CUSTOM" or event_type in LEGACY_EVENT_NAMES
     name = legacy_name(raw.data) if maybe_legacy else None
     legacy = None
@@ -235,6 +250,13 @@ def _invalid(event_type: str, error: ValidationError, location: Location) -> Pro
     path = ".".join(str(part) for part in first["loc"][1:]) or "event"
     message = f"{event_type}: {path}: {first['msg']}"
     return Problem("invalid-event", Severity.ERROR, message, location)
+
+
+def _not_a_string(raw: RawEvent) -> Problem:
+    """A `type` that is a list or an object must not reach a set lookup (unhashable)."""
+    kind = JSON_KINDS.get(type(raw.data["type"]), "value")
+    message = f"event `type` is a JSON {kind}, not a string"
+    return Problem("invalid-event", Severity.ERROR, message, raw.location)
 
 
 def _unknown_type(raw: RawEvent) -> Problem:
@@ -368,12 +390,13 @@ def plain_events(
     plain = PLAIN_EVENT_TYPES
     parse = from_json
     for position, frame in enumerate(batch):
-        if type(frame) is tuple and frame[0][:1] == "{":
+        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             try:
                 data = parse(frame[0])
             except ValueError:
                 data = None
-            if type(data) is dict and data.get("type") in plain:
+            # A `type` that is a list or object is unhashable: check it is a string first.
+            if type(data) is dict and type(kind := data.get("type")) is str and kind in plain:
                 datas.append(data)
                 frames.append(frame)
                 continue

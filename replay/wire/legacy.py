@@ -30,9 +30,13 @@ LEGACY_EVENT_NAMES = frozenset({APPROVAL_REQUESTED, TOOL_INPUT_AVAILABLE})
 def legacy_shape(raw: dict[str, Any]) -> LegacyShape | None:
     """Which legacy shape a raw event has, or None for anything else."""
     event_type = raw.get("type")
+    # Hostile input may put a list or object here: unhashable, so never looked up in a set.
+    if not isinstance(event_type, str):
+        return None
     if event_type in LEGACY_EVENT_NAMES:
         return LegacyShape.TOP_LEVEL
-    if event_type != "CUSTOM" or raw.get("name") not in LEGACY_EVENT_NAMES:
+    name = raw.get("name")
+    if event_type != "CUSTOM" or not isinstance(name, str) or name not in LEGACY_EVENT_NAMES:
         return None
     if isinstance(raw.get("value"), dict):
         return LegacyShape.CUSTOM_VALUE

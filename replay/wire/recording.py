@@ -9,8 +9,8 @@ whole.
 from __future__ import annotations
 
 import base64
-import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from replay.wire import bounded_json
 from replay.wire.errors import UnreadableInput
 from replay.wire.sse import SseMessage, SseStream, decode_chunks
 
@@ -63,6 +64,27 @@ def looks_like_har(head: bytes) -> bool:
     return first_line.startswith(b'{"log"') or first_line.startswith(b'{ "log"')
 
 
+def refuse_unreadable(name: str, head: bytes) -> None:
+    """Raise `UnreadableInput` for a recording that cannot hold one event per line:
+    UTF-16 text, or a JSON array of events. Read on, either holds no event at all, and
+    "empty recording" would not say what is wrong or what to do."""
+    sample = head[:256]
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")) or (
+        len(sample) >= 4 and max(sample[0::2].count(0), sample[1::2].count(0)) > len(sample) // 4
+    ):
+        raise UnreadableInput(
+            f"{name}: UTF-16 text; recordings are UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"
+        )
+    if _JSON_ARRAY.match(head.lstrip(b"\xef\xbb\xbf \t\r\n")):
+        raise UnreadableInput(
+            f"{name}: a JSON array of events, not one event per line;"
+            " write one per line (jq -c '.[]') or as SSE `data:` lines"
+        )
+
+
+_JSON_ARRAY = re.compile(rb"\[\s*(\{|\]\s*$)")
+
+
 def sidecar_request_path(path: Path) -> Path | None:
     """The request body saved beside a recording, when there is one.
 
@@ -85,7 +107,7 @@ def sidecar_request_path(path: Path) -> Path | None:
 def load_request(path: Path) -> dict[str, Any]:
     """Read a request body JSON file; it must hold one JSON object."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8", errors="replace"))
+        data = bounded_json.loads(path.read_bytes().decode("utf-8", errors="replace"))
     except OSError as error:
         raise UnreadableInput(f"{path}: {error.strerror or error}") from None
     except ValueError as error:
@@ -127,6 +149,7 @@ def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) ->
         if looks_like_har(head):
             yield from har_exchanges(STDIN_LABEL, head + stream.read())
             return
+        refuse_unreadable(STDIN_LABEL, head)
         yield Exchange(STDIN_LABEL, decode_chunks(read_chunks(stream, head)))
         return
     path = Path(name)
@@ -135,6 +158,7 @@ def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) ->
         if path.suffix.lower() == ".har" or looks_like_har(head):
             yield from har_exchanges(name, head + handle.read())
             return
+        refuse_unreadable(name, head)
         request: dict[str, Any] | None = None
         request_source: str | None = None
         sidecar = sidecar_request_path(path) if sidecars else None
@@ -182,7 +206,7 @@ def _header_map(headers: Any) -> dict[str, str]:
 def har_exchanges(name: str, data: bytes) -> Iterator[Exchange]:
     """Every HAR entry whose response is an event stream (or NDJSON) becomes an exchange."""
     try:
-        document = json.loads(data.decode("utf-8", errors="replace"))
+        document = bounded_json.loads(data.decode("utf-8", errors="replace"))
     except ValueError as error:
         raise UnreadableInput(f"{name}: not a valid HAR file (invalid JSON: {error})") from None
     log = document.get("log") if isinstance(document, dict) else None
@@ -224,7 +248,7 @@ def _request_body(request: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(text, str):
         return None
     try:
-        body = json.loads(text)
+        body = bounded_json.loads(text)
     except ValueError:
         return None
     return body if isinstance(body, dict) else None

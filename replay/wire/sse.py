@@ -77,6 +77,7 @@ class SseDecoder:
         "_held",
         "_last_id",
         "_line",
+        "_more",
         "_offset",
         "_pending_cr",
         "_seen_start",
@@ -91,6 +92,8 @@ class SseDecoder:
         looked for at offset 0. `last_id` is the last `id:` seen before.
         """
         self._buffer = b""
+        self._more: list[bytes] = []
+        """Chunks that only continue the unfinished line in `_buffer` (joined once)."""
         self._pending_cr = False
         self._seen_start = offset > 0
         self._line = line
@@ -132,7 +135,16 @@ class SseDecoder:
             if self._held is not None:
                 out.append(self._held)
                 self._held = None
-        data = self._buffer + chunk
+        if self._buffer and self._seen_start and b"\n" not in chunk and b"\r" not in chunk:
+            # The unfinished line goes on: keep the chunk aside rather than join and scan
+            # the whole line again, which made one long event quadratic in its length.
+            self._more.append(chunk)
+            return out
+        if self._more:
+            data = b"".join([self._buffer, *self._more, chunk])
+            self._more = []
+        else:
+            data = self._buffer + chunk
         if not self._seen_start:
             if len(data) < len(BOM) and BOM.startswith(data):
                 self._buffer = data
@@ -256,6 +268,9 @@ class SseDecoder:
         if self._held is not None:
             out.append(self._held)
             self._held = None
+        if self._more:
+            self._buffer = b"".join([self._buffer, *self._more])
+            self._more = []
         if self._buffer:
             self._take_line(self._buffer, len(self._buffer), out)
             self._buffer = b""

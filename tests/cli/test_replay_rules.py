@@ -211,6 +211,11 @@ CASES: dict[str, tuple[Files, Files, tuple[str, ...]]] = {
         {"a.sse": sse(RS, RF)},
         (),
     ),
+    "event-too-large": (
+        {"a.sse": sse(RS, {"type": "CUSTOM", "name": "big", "value": "x" * (16 << 20)}, RF)},
+        {"a.sse": sse(RS, {"type": "CUSTOM", "name": "big", "value": "x" * 1000}, RF)},
+        (),
+    ),
     "invalid-json": ({"a.sse": sse(RS) + "data: {oops\n\n" + sse(RF)}, CLEAN, ()),
     "not-an-object": ({"a.sse": sse(RS) + "data: [1, 2]\n\n" + sse(RF)}, CLEAN, ()),
     "unknown-event": (one_run(RS, {"type": "TOOL_CALL_PROGRESS"}, RF), CLEAN, ()),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import tempfile
 from itertools import pairwise
 from pathlib import Path
@@ -283,3 +284,122 @@ def test_replay_json_and_check_are_the_same_with_and_without_pieces(
         assert with_pieces[1:] == without[1:]
     assert results[0][2] == 1
     assert results[0][3].count("\n") > 1000
+
+
+SNAKE_CASE = (
+    b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_START","message_id":"m","role":"assistant"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","message_id":"m","delta":"he"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","message_id":"m","delta":"llo"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_CONTENT","message_id":"m","delta":"!"}\n\n'
+    b'data: {"type":"TEXT_MESSAGE_END","message_id":"m"}\n\n'
+    b'data: {"type":"TOOL_CALL_START","tool_call_id":"c","tool_call_name":"f"}\n\n'
+    b'data: {"type":"TOOL_CALL_ARGS","tool_call_id":"c","delta":"{}"}\n\n'
+    b'data: {"type":"TOOL_CALL_END","tool_call_id":"c"}\n\n'
+    b'data: {"type":"RUN_FINISHED","runId":"r","threadId":"t"}\n\n'
+)
+"""Ids by their snake_case names, which `ag_ui.core` accepts (`populate_by_name`)."""
+
+
+@pytest.mark.parametrize("helper", [False, True], ids=["alone", "helper"])
+def test_snake_case_ids_decode_in_pieces_as_in_one_stream(
+    tiny_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helper: bool
+) -> None:
+    if helper:
+        monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
+    path = tmp_path / "snake.sse"
+    path.write_bytes(b"".join(SNAKE_CASE.replace(b'"r"', b'"r%d"' % n) for n in range(5)))
+    reference = _reference(path)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
+    runner = CliRunner()
+    for args in (["--check"], ["--check", "--json"], ["--format", "sarif"], []):
+        result = runner.invoke(app, ["replay", *args, str(path)])
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert result.exit_code == 0, (args, result.stderr)
+
+
+class Frozen(Exception):
+    """Raised by the alarm: the reader was still waiting (not an OSError, which the
+    reader catches from its pipe)."""
+
+
+@pytest.fixture
+def alarm() -> Any:
+    """Fail (instead of hanging the suite) when a test runs for more than 20 seconds."""
+
+    def expire(signum: int, frame: Any) -> None:
+        raise Frozen("the reader waited for a frozen helper")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("when", ["at-once", "mid-answer"])
+def test_a_frozen_helper_is_given_up_after_a_bounded_wait(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, alarm: None, when: str
+) -> None:
+    path = tmp_path / "all.sse"
+    path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) * 2)
+    reference = _reference(path)
+    original = replay.large.work_sharing._serve
+
+    def freezing(work: Any, commands: int, results: int) -> None:
+        if when == "at-once":
+            os.kill(os.getpid(), signal.SIGSTOP)
+        real_write = replay.large.work_sharing._write_all
+
+        def half_then_freeze(fd: int, data: bytes) -> None:
+            real_write(fd, data[: len(data) // 2])
+            os.kill(os.getpid(), signal.SIGSTOP)
+
+        replay.large.work_sharing._write_all = half_then_freeze  # type: ignore[assignment]
+        original(work, commands, results)
+
+    monkeypatch.setattr(replay.large.work_sharing, "_serve", freezing)
+    monkeypatch.setattr(replay.large.work_sharing, "PATIENCE", 0.3, raising=False)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        (FRAMES[0] + FRAMES[1], FRAMES[2] + FRAMES[5]),
+        (FRAMES[0] + FRAMES[1], b'data: {"type":"RUN_FINI'),
+        (FRAMES[0] + b'data: {"type":"TEXT_MESSAGE_START",', b'"messageId":"m"}\n\n' + FRAMES[5]),
+        (b"", FRAMES[0]),
+    ],
+    ids=["frames", "unterminated", "mid-frame", "empty"],
+)
+@pytest.mark.parametrize("helper", [False, True], ids=["alone", "helper"])
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_real_end(
+    tiny_pieces: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    first: bytes,
+    later: bytes,
+    helper: bool,
+) -> None:
+    if helper:
+        monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
+    path = tmp_path / "live.sse"
+    body = b"".join(FRAMES) * 3 if first else b""
+    original = replay.large.piece_reader.piece_bounds
+
+    def then_grow(*args: Any) -> list[int]:
+        bounds = original(*args)  # the size seen at open is already taken
+        with path.open("ab") as handle:
+            handle.write(later)
+        return bounds
+
+    for fold_deltas in (True, False):
+        path.write_bytes(body + first)
+        monkeypatch.setattr(replay.large.piece_reader, "piece_bounds", then_grow)
+        items = _expanded(_pieces(path, fold_deltas=fold_deltas))
+        monkeypatch.setattr(replay.large.piece_reader, "piece_bounds", original)
+        assert path.read_bytes() == body + first + later
+        assert items == _reference(path)

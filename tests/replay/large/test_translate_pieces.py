@@ -189,3 +189,93 @@ def test_any_mix_translates_the_same_in_pieces(
     finally:
         replay.large.translate_pieces.MIN_SIZE, replay.large.translate_pieces.PIECE_SIZE = saved
     assert in_pieces == whole
+
+
+LOOKALIKES = [
+    b'data: {"type":"RUN_STARTED"\n\n',
+    b'data: {"type":"RUN_STARTED",runId:"r1"}\n\n',
+    b'data: {"type":"RUN_STARTED","runId":"x","threadId":"t","type":"RUN_FINISHED"}\n\n',
+    b'data: {"type":"RUN_STARTED","runId":"x","value":' + b"[" * 300 + b"]" * 300 + b"}\n\n",
+]
+"""Frames that start like TanStack's `RUN_STARTED` but are not one to the translator."""
+
+
+@pytest.mark.parametrize("lookalike", LOOKALIKES, ids=["cut", "bad-json", "dup-type", "deep"])
+def test_a_frame_that_only_looks_like_run_started_is_no_cut(
+    small_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lookalike: bytes
+) -> None:
+    # A paused legacy run, then the lookalike (where a cut would be tempting), a legacy
+    # event and an end marker: one translator keeps the run it is in for the late event
+    # and drops `[DONE]` after a translated pause; a fresh one at a cut would not.
+    path = tmp_path / "lookalike.sse"
+    approval = _frame(
+        {
+            "type": "CUSTOM",
+            "name": "approval-requested",
+            "value": {"toolCallId": "late", "toolName": "transfer", "input": {}},
+        }
+    )
+    tail = lookalike + approval + b"data: [DONE]\n\n"
+    path.write_bytes(b"".join(_paused_run(n) + tail for n in range(6)))
+    with path.open("rb") as handle:
+        found = layout(handle.fileno(), path.stat().st_size, 400)
+    assert found is not None
+    assert len(found.starts) > 2
+    data = path.read_bytes()
+    real = b'data: {"type":"RUN_STARTED","runId":"r'
+    assert all(data.startswith(real, start.offset) for start in found.starts)  # only there
+    _both_ways(path, monkeypatch)
+    _both_ways(path, monkeypatch, "--json")
+
+
+def _paused_run(number: int) -> bytes:
+    """A legacy paused run of about 500 bytes: longer than a piece, so a cut follows it."""
+    run = f"r{number}"
+    return b"".join(
+        _frame(event)
+        for event in [
+            {"type": "RUN_STARTED", "runId": run, "threadId": "t"},
+            {"type": "TEXT_MESSAGE_START", "messageId": f"m{number}", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{number}", "delta": "x" * 120},
+            {"type": "TEXT_MESSAGE_END", "messageId": f"m{number}"},
+            {
+                "type": "CUSTOM",
+                "name": "approval-requested",
+                "value": {
+                    "toolCallId": f"c{number}",
+                    "toolName": "transfer",
+                    "input": {"amount": number},
+                    "approval": {"id": f"a{number}"},
+                },
+            },
+            {"type": "RUN_FINISHED", "runId": run, "threadId": "t"},
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "later",
+    [_paused_run(9), b'data: {"type":"RUN_STARTED","runId":"z"', b": just a comment\n\n"],
+    ids=["run", "unterminated", "comment"],
+)
+def test_a_file_that_grows_while_it_is_translated_is_read_to_its_real_end(
+    small_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: bytes
+) -> None:
+    path = tmp_path / "live.sse"
+    body = b"".join(_paused_run(n) for n in range(6))
+    path.write_bytes(body + later)
+    with monkeypatch.context() as patch:  # the one-stream translation of the grown file
+        patch.setattr(replay.large.translate_pieces, "translate_file", lambda *a, **k: None)
+        whole = _translate(path)
+    original = replay.large.translate_pieces.layout
+
+    def then_grow(*args: Any) -> Any:
+        found = original(*args)  # the size seen at open is already taken
+        assert found is not None
+        with path.open("ab") as handle:
+            handle.write(later)
+        return found
+
+    path.write_bytes(body)
+    monkeypatch.setattr(replay.large.translate_pieces, "layout", then_grow)
+    assert _translate(path) == whole

@@ -1,0 +1,69 @@
+"""`replay.reports`: the JUnit report groups findings per recording, in linear time."""
+
+from __future__ import annotations
+
+import time
+from xml.etree import ElementTree
+
+import pytest
+
+from replay.runs.reports import junit_report
+from replay.wire.problems import Location, Problem, Severity
+
+
+def _finding(source: str, number: int, severity: Severity) -> Problem:
+    return Problem(
+        "unknown-message-id",
+        severity,
+        f"TEXT_MESSAGE_CONTENT names messageId 'm{number}', never started",
+        Location(source, 2 * number + 1, 100 * number, number),
+    )
+
+
+def test_findings_go_to_the_recording_or_har_entry_that_holds_them() -> None:
+    found = [
+        _finding("a.sse", 1, Severity.ERROR),
+        _finding("b.har#entry3", 2, Severity.WARNING),
+        _finding("b.har#entry4", 3, Severity.ERROR),
+        _finding("x#y.sse", 4, Severity.NOTICE),
+        _finding("elsewhere.sse", 5, Severity.ERROR),
+    ]
+    root = ElementTree.fromstring(junit_report(found, ["a.sse", "b.har", "x#y.sse"]))
+    cases = {case.get("name"): case for case in root.iter("testcase")}
+    assert list(cases) == ["a.sse", "b.har", "x#y.sse", "elsewhere.sse"]
+    assert cases["a.sse"].find("failure").get("message") == "1 finding"  # type: ignore[union-attr]
+    har_failure = cases["b.har"].find("failure")
+    assert har_failure is not None
+    assert "'m3'" in (har_failure.text or "")
+    har_out = cases["b.har"].find("system-out")
+    assert har_out is not None
+    assert (har_out.text or "").startswith("warning: b.har#entry3:5: event 2:")
+    assert cases["x#y.sse"].find("failure") is None
+    assert root.find("testsuite").get("failures") == "3"  # type: ignore[union-attr]
+
+
+def test_a_hundred_thousand_findings_take_linear_time() -> None:
+    # Was quadratic (a list membership test per finding): 10k findings took 24 s.
+    found = [
+        _finding("big.sse", n, Severity.ERROR if n % 3 else Severity.WARNING)
+        for n in range(100_000)
+    ]
+    started = time.perf_counter()
+    report = junit_report(found, ["big.sse"])
+    assert time.perf_counter() - started < 15
+    assert report.count("\n") > 100_000
+    assert 'message="66666 findings"' in report
+
+
+def test_findings_are_never_compared_with_each_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    compared = [0]
+    original = Problem.__eq__
+
+    def counting(self: Problem, other: object) -> bool:
+        compared[0] += 1
+        return original(self, other)
+
+    monkeypatch.setattr(Problem, "__eq__", counting)
+    found = [_finding("big.sse", n, Severity(("error", "warning")[n % 2])) for n in range(3000)]
+    junit_report(found, ["big.sse"])
+    assert compared[0] == 0
