@@ -6,18 +6,21 @@ are imported inside the command bodies so that `agui --help` starts fast.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
 import typer
 
+from cli import help_style
+from cli.errors import silence_stdout
 from cli.migrate_command import migrate
 from cli.proxy_command import proxy
 from cli.replay_command import replay
 from cli.resume_command import resume
 from cli.stdout import escape_unencodable
 from cli.translate_command import translate
+
+help_style.install()
 
 app = typer.Typer(
     name="agui",
@@ -63,11 +66,64 @@ def root(
 
 
 # The order here is the order `agui --help` lists them: the journey of a migration.
-app.command(name="replay")(replay)
-app.command(name="translate")(translate)
-app.command(name="resume")(resume)
-app.command(name="migrate")(migrate)
-app.command(name="proxy")(proxy)
+app.command(
+    name="replay",
+    epilog=help_style.epilog(
+        [
+            ("agui replay run.sse", "the timeline of a recording"),
+            ("agui replay --check --format sarif runs/*.sse", "a CI report (exit 1 on findings)"),
+            ("agui replay --serve 8123 run.sse", "serve it to a real client"),
+        ],
+        help_style.ENVIRONMENT,
+    ),
+)(replay)
+app.command(
+    name="translate",
+    epilog=help_style.epilog(
+        [
+            ("agui translate run.sse --tools tools.json -o native.sse", "a new file"),
+            ("agui translate --write fixtures/*.sse", "rewrite recordings in place"),
+            ("agui translate --check fixtures/*.sse", "exit 1 while any is legacy"),
+        ],
+        help_style.ENVIRONMENT,
+    ),
+)(translate)
+app.command(
+    name="resume",
+    epilog=help_style.epilog(
+        [
+            ("agui resume --from run.sse", "ask for each answer, then post"),
+            ("agui resume --from run.sse --approve-all --url URL", "approve everything"),
+            ("agui resume --from run.sse --approve-all --dry-run", "print the body only"),
+        ],
+        [
+            "AGUI_TOKEN is sent as Authorization: Bearer unless -H gives one",
+            *help_style.ENVIRONMENT,
+        ],
+    ),
+)(resume)
+app.command(
+    name="migrate",
+    epilog=help_style.epilog(
+        [
+            ("agui migrate src | git apply", "review the diff, then apply it"),
+            ("agui migrate --write src", "rewrite the files in place"),
+            ("agui migrate --check --format github .", "CI: exit 1 while anything is left"),
+        ],
+        help_style.ENVIRONMENT,
+    ),
+)(migrate)
+app.command(
+    name="proxy",
+    epilog=help_style.epilog(
+        [
+            ("agui proxy --upstream http://127.0.0.1:3000", "forward on 127.0.0.1:8700"),
+            ("agui proxy --record rec --check --upstream URL", "record and check live traffic"),
+            ("agui proxy --native --tools tools.json --upstream URL", "bridge to a legacy server"),
+        ],
+        help_style.ENVIRONMENT,
+    ),
+)(proxy)
 
 
 def main() -> None:
@@ -83,8 +139,12 @@ def main() -> None:
         code: int = 0
     except SystemExit as stop:
         code = _exit_code(stop.code)
-    with contextlib.suppress(BrokenPipeError):  # a reader such as `head` stopped early
+    except BrokenPipeError:  # a reader such as `head` stopped early
+        code = int(silence_stdout())
+    try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        code = int(silence_stdout())
     sys.stderr.flush()
     os._exit(code)
 

@@ -31,6 +31,9 @@ class ExitCode(IntEnum):
     CANNOT_RUN = 2
     PAUSED = 3
     CANCELLED = 4
+    # The reader of stdout went away (`agui replay x.sse | head -1`): the status a shell
+    # reports for a process ended by SIGPIPE (128 + 13), as other Unix tools end.
+    BROKEN_PIPE = 141
 
 
 # Most specific first: the first matching row wins.
@@ -43,6 +46,8 @@ EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
     (IsADirectoryError, ExitCode.CANNOT_RUN),
     (PermissionError, ExitCode.CANNOT_RUN),
     (UnicodeDecodeError, ExitCode.CANNOT_RUN),
+    # Any other OS error on a user's file (a full disk, a socket as output, ...).
+    (OSError, ExitCode.CANNOT_RUN),
 )
 
 
@@ -111,6 +116,16 @@ def describe(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
+def silence_stdout() -> ExitCode:
+    """After the reader of stdout went away: point stdout at /dev/null so that no later
+    flush fails (and prints) again; returns the exit code to end with, silently."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    return ExitCode.BROKEN_PIPE
+
+
 @contextmanager
 def handled_errors() -> Iterator[None]:
     """Turn known errors into one stderr line and their exit code."""
@@ -118,6 +133,8 @@ def handled_errors() -> Iterator[None]:
         yield
     except typer.Exit:
         raise
+    except BrokenPipeError:
+        raise typer.Exit(int(silence_stdout())) from None
     except KeyboardInterrupt:
         stderr.print("agui: interrupted", markup=False)
         raise typer.Exit(130) from None

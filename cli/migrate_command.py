@@ -6,9 +6,7 @@ discovery, rules and rendering of machine formats live in `codemods`.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -52,6 +50,7 @@ POLICY_TEXT: dict[str, str] = {
 def migrate(
     paths: list[Path] = typer.Argument(
         None,
+        metavar="PATH...",
         help="Files or directories to migrate (default: the current directory); '-' = stdin.",
         show_default=False,
     ),
@@ -62,14 +61,19 @@ def migrate(
         help="Print only the summary; exit 1 when a file would change or needs a new TODO.",
     ),
     select: list[str] = typer.Option(
-        [], "--select", help="Run only these rules (AG001,...; repeatable).", show_default=False
+        [],
+        "--select",
+        metavar="RULE",
+        help="Run only these rules (AG001,...; repeatable).",
+        show_default=False,
     ),
     ignore: list[str] = typer.Option(
-        [], "--ignore", help="Skip these rules (repeatable).", show_default=False
+        [], "--ignore", metavar="RULE", help="Skip these rules (repeatable).", show_default=False
     ),
     exclude: list[str] = typer.Option(
         [],
         "--exclude",
+        metavar="GLOB",
         help="Glob of files or directories to skip, on top of .git, .venv, venv, "
         "node_modules, build, dist and what .gitignore ignores (repeatable).",
         show_default=False,
@@ -81,12 +85,23 @@ def migrate(
         show_default=False,
     ),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", help="Worker processes (default: one per core).", show_default=False
+        0,
+        "--jobs",
+        "-j",
+        metavar="N",
+        help="Worker processes (default: one per core).",
+        show_default=False,
     ),
     output_format: OutputFormat = typer.Option(
         OutputFormat.DIFF,
         "--format",
         help="stdout: a unified diff (default), JSON lines, SARIF, or GitHub annotations.",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Same as --format json (the spelling every command shares)."
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="On stderr, only failures: no TODO list, no summary."
     ),
 ) -> None:
     """Rewrite legacy approval call sites (add_tool_approval_response, pending_interrupts,
@@ -95,6 +110,10 @@ def migrate(
     Exit codes: 0 done; 1 --check found changes or new TODOs; 2 a file failed or bad usage.
     """
     with handled_errors():
+        if as_json:
+            if output_format not in (OutputFormat.DIFF, OutputFormat.JSON):
+                raise fail(f"--json and --format {output_format.value} cannot be combined")
+            output_format = OutputFormat.JSON
         if write and check:
             raise fail("--write and --check cannot be combined", ExitCode.CANNOT_RUN)
         if jobs < 0:
@@ -102,7 +121,14 @@ def migrate(
         given = paths or [Path(".")]
         if Path("-") in given and len(given) > 1:
             raise fail("'-' (stdin) cannot be combined with other paths", ExitCode.CANNOT_RUN)
-        code = _migrate(given, write, check, select, ignore, exclude, false_as, jobs, output_format)
+        if write and Path("-") in given:
+            raise fail(
+                "--write cannot rewrite stdin; without it the migrated code goes to stdout",
+                ExitCode.CANNOT_RUN,
+            )
+        code = _migrate(
+            given, write, check, select, ignore, exclude, false_as, jobs, output_format, quiet
+        )
         raise typer.Exit(int(code))
 
 
@@ -116,6 +142,7 @@ def _migrate(
     false_as: FalseAs | None,
     jobs: int,
     output_format: OutputFormat,
+    quiet: bool = False,
 ) -> ExitCode:
     from codemods.config import ConfigError, load_config, parse_rules
     from codemods.discovery import DEFAULT_EXCLUDES
@@ -138,7 +165,7 @@ def _migrate(
     options = Options(rules, settings)
     from rich.console import Console
 
-    console = Console(stderr=True, highlight=False)
+    console = Console(stderr=True, highlight=False, quiet=quiet)
     if stdin:
         return _migrate_stdin(options, check, output_format, console)
     for path in given:
@@ -146,6 +173,8 @@ def _migrate(
             raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN)
     excludes = (*DEFAULT_EXCLUDES, *config.exclude, *exclude)
     results = _run(given, excludes, options, jobs, console)
+    if write:
+        _remove_stale_temp_files(results, console)
     written = _write(results) if write else []
     _render(results, output_format, write or check, check)
     _summary(console, results, options, written, write)
@@ -201,33 +230,39 @@ def _migrate_stdin(
     return ExitCode.OK
 
 
+def _remove_stale_temp_files(results: list[FileResult], console: Console) -> None:
+    """Remove the temp files a killed `--write` left beside these files, saying so."""
+    import os
+
+    from replay.wire.output_file import stale_temp_files
+
+    directories = {os.path.dirname(os.path.realpath(result.path)) for result in results}
+    for directory in sorted(directories):
+        for stale in stale_temp_files(directory):
+            try:
+                stale.unlink()
+            except OSError:
+                continue
+            console.print(
+                f"agui: removed {stale}, a temp file left by an interrupted run",
+                markup=False,
+                soft_wrap=True,
+            )
+
+
 def _write(results: list[FileResult]) -> list[str]:
     """Write changed files atomically; returns one error line per file that failed."""
+    from replay.wire.output_file import write_output
+
     errors = []
     for result in results:
         if result.updated is None:
             continue
         try:
-            _atomic_write(result.path, result.updated)
+            write_output(result.path, result.updated)
         except OSError as error:
             errors.append(f"{result.path}: cannot write: {error.strerror or error}")
     return errors
-
-
-def _atomic_write(path: str, data: bytes) -> None:
-    # A temp file beside the target, then os.replace: Ctrl-C leaves old or new, never half.
-    directory, name = os.path.split(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
-    handle, temp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".agui-tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
 
 
 def _render(
@@ -274,7 +309,8 @@ def _summary(
         path = display_path(result.path) if result.path != "-" else "<stdin>"
         if result.status == "failed":
             where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
-            console.print(f"{path}{where}: {result.error}", markup=False, soft_wrap=True)
+            # Failures go past the console so that --quiet (a quiet console) shows them.
+            sys.stderr.write(f"{path}{where}: {result.error}\n")
         for site in result.sites:
             if site.action is Action.TODO:
                 todos[site.rule] += 1
@@ -287,7 +323,7 @@ def _summary(
             else:
                 rewritten[site.rule] += 1
     for line in write_errors:
-        console.print(line, markup=False, soft_wrap=True)
+        sys.stderr.write(line + "\n")
 
     files = Table(title="agui migrate", show_header=True, header_style="bold")
     files.add_column("files")
@@ -302,6 +338,8 @@ def _summary(
         count = len(results) if key is None else statuses[key]
         if key == "failed":
             count += len(write_errors)
+        elif key == "changed":
+            count -= len(write_errors)  # a file that could not be written did not change
         files.add_row(label, str(count))
     console.print(files)
 

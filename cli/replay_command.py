@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -115,11 +115,10 @@ def run_replay(
     report = options.report
     timeline = None
     if report is None and not options.json_events and options.html is None:
-        from rich.console import Console
-
+        from cli.stdout import stdout_console
         from cli.timeline import Timeline
 
-        timeline = Timeline(out or Console(highlight=False))
+        timeline = Timeline(out or stdout_console())
     write = sys.stdout.write
     pacer = None
     if report is None and options.html is None and options.pace.factor is not None:
@@ -211,7 +210,11 @@ def run_replay(
     elif report is ReportFormat.JSON:
         write(json_report(found, sources, strict=options.strict))
     elif report is ReportFormat.SARIF:
-        write(sarif_report(found, strict=options.strict, version=_version()))
+        write(
+            sarif_report(
+                found, strict=options.strict, version=_version(), entry_lines=_har_lines(found)
+            )
+        )
     elif report is ReportFormat.JUNIT:
         write(junit_report(found, sources, strict=options.strict))
     if report is not None or summary.counts.total():
@@ -274,6 +277,25 @@ def _pace(value: str) -> Pace:
         return Pace.parse(value)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--pace") from None
+
+
+def _har_lines(found: Sequence[Problem]) -> dict[str, list[int]]:
+    """For each HAR file a finding points into, where its entries start (SARIF regions)."""
+    from replay.runs.reports import har_entry_lines
+
+    lines: dict[str, list[int]] = {}
+    for problem in found:
+        location = problem.location
+        if location is None or "#entry" not in location.source:
+            continue
+        path = location.source.rsplit("#entry", 1)[0]
+        if path not in lines:
+            try:
+                text = Path(path).read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                text = ""
+            lines[path] = har_entry_lines(text)
+    return lines
 
 
 def _version() -> str:
@@ -382,6 +404,21 @@ def replay(
             raise InvalidRequest("--json writes events; it cannot be combined with --format")
         if tools is not None and not native:
             raise InvalidRequest("--tools is only used with --native")
+        if serve is not None:
+            conflicting = [
+                flag
+                for flag, given in (
+                    ("--check", check),
+                    ("--json", json_events),
+                    ("--format", report_format is not None),
+                    ("--strict", strict),
+                )
+                if given
+            ]
+            if conflicting:
+                raise InvalidRequest(
+                    f"--serve answers HTTP requests; it cannot be combined with {conflicting[0]}"
+                )
         options = ReplayOptions(
             recordings=tuple(recordings),
             check=check or report_format is not None,

@@ -32,10 +32,25 @@ if TYPE_CHECKING:
 DEFAULT_URL = "http://127.0.0.1:8000/api/chat"
 
 
-def _stdout_console() -> Console:
-    from rich.console import Console
+def _header_variables(job: Any, environ: Mapping[str, str]) -> dict[str, str]:
+    """Header name → the environment variable its value came from (for `--curl`)."""
+    from replay.jobs.resume import TOKEN_ENV
 
-    return Console(highlight=False)
+    variables: dict[str, str] = {}
+    for text in job.header_env:
+        name, _, variable = text.partition("=")
+        variables[name.strip()] = variable.strip()
+    named = {text.partition(":")[0].strip().lower() for text in job.headers}
+    named |= {name.lower() for name in variables}
+    if environ.get(TOKEN_ENV) and "authorization" not in named:
+        variables["Authorization"] = TOKEN_ENV
+    return variables
+
+
+def _stdout_console() -> Console:
+    from cli.stdout import stdout_console
+
+    return stdout_console()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +167,13 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
         if options.curl:
             from replay.resume.client import curl_command
 
-            sys.stdout.write(curl_command(result.request) + "\n")
+            sys.stdout.write(
+                curl_command(
+                    result.request,
+                    from_environment=_header_variables(options.job, ctx.environ),
+                )
+                + "\n"
+            )
         else:
             sys.stdout.write(result.text + "\n")
         return ExitCode.OK
@@ -301,32 +322,53 @@ def _next_command(options: ResumeOptions, run: Any, recorded: Path | None) -> st
 
 def resume(
     sources: list[str] = typer.Option(
-        [], "--from", metavar="RECORDING", help="SSE, NDJSON or HAR recording of the paused run."
+        [],
+        "--from",
+        metavar="RECORDING",
+        help="SSE, NDJSON or HAR recording of the paused run (repeatable: one timeline).",
     ),
     run_id: str | None = typer.Option(
-        None, "--run-id", help="The interrupted run (default: the last paused run)."
+        None, "--run-id", metavar="ID", help="The interrupted run (default: the last paused run)."
     ),
-    thread_id: str | None = typer.Option(None, "--thread-id", help="Thread id (hand-built)."),
+    thread_id: str | None = typer.Option(
+        None, "--thread-id", metavar="ID", help="Its thread (with --run-id, hand-built)."
+    ),
     request_file: Path | None = typer.Option(
-        None, "--request", help="The original request body, when the recording lacks it."
+        None,
+        "--request",
+        metavar="FILE",
+        help="The original request body, when the recording lacks it.",
     ),
     items_file: Path | None = typer.Option(
-        None, "--items", help="Hand-built pending items (JSON array)."
+        None, "--items", metavar="FILE", help="Hand-built pending items (JSON array)."
     ),
     messages_file: Path | None = typer.Option(
-        None, "--messages", help="Hand-built conversation history (JSON array)."
+        None, "--messages", metavar="FILE", help="Hand-built conversation history (JSON array)."
     ),
-    approve: list[str] = typer.Option([], "--approve", metavar="ID", help="Approve an item."),
-    reject: list[str] = typer.Option([], "--reject", metavar="ID", help="Reject an approval."),
+    approve: list[str] = typer.Option(
+        [], "--approve", metavar="ID", help="Approve an item (repeatable)."
+    ),
+    reject: list[str] = typer.Option(
+        [], "--reject", metavar="ID", help="Reject an approval (repeatable)."
+    ),
     payload: list[str] = typer.Option(
-        [], "--payload", metavar="JSON|ID=JSON", help="Decision payload for --approve/--reject."
+        [],
+        "--payload",
+        metavar="JSON|ID=JSON",
+        help="Decision payload for --approve/--reject (repeatable).",
     ),
     edit: list[str] = typer.Option(
-        [], "--edit", metavar="ID=JSON", help="Approve with edited arguments."
+        [],
+        "--edit",
+        metavar="ID=JSON",
+        help="Approve with these arguments (repeatable). The object replaces the original "
+        "arguments whole, not merged: the server validates it as the tool's complete input.",
     ),
-    cancel: list[str] = typer.Option([], "--cancel", metavar="ID", help="Cancel an item."),
+    cancel: list[str] = typer.Option(
+        [], "--cancel", metavar="ID", help="Cancel an item (repeatable)."
+    ),
     answer: list[str] = typer.Option(
-        [], "--answer", metavar="ID=JSON|ID=@FILE", help="Resolve with this payload."
+        [], "--answer", metavar="ID=JSON|ID=@FILE", help="Resolve with this payload (repeatable)."
     ),
     answers_file: str | None = typer.Option(
         None, "--answers", metavar="FILE", help="JSON answers keyed by id or definition id."
@@ -347,15 +389,22 @@ def resume(
     curl: bool = typer.Option(
         False, "--curl", help="Print an equivalent curl command (header values masked)."
     ),
-    url: str = typer.Option(DEFAULT_URL, "--url", help="Chat endpoint to POST to."),
+    url: str = typer.Option(DEFAULT_URL, "--url", metavar="URL", help="Chat endpoint to POST to."),
     header: list[str] = typer.Option(
         [], "-H", "--header", metavar="'NAME: VALUE'", help="Extra request header (repeatable)."
     ),
     header_env: list[str] = typer.Option(
-        [], "--header-env", metavar="NAME=ENVVAR", help="Header whose value is read from ENVVAR."
+        [],
+        "--header-env",
+        metavar="NAME=ENVVAR",
+        help="Header whose value is read from ENVVAR (repeatable).",
     ),
-    timeout: float = typer.Option(60.0, "--timeout", help="Read timeout in seconds."),
-    connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Connect timeout (s)."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", metavar="SECONDS", help="Read timeout in seconds."
+    ),
+    connect_timeout: float = typer.Option(
+        10.0, "--connect-timeout", metavar="SECONDS", help="Connect timeout in seconds."
+    ),
     max_time: float | None = typer.Option(
         None,
         "--max-time",
@@ -364,10 +413,16 @@ def resume(
     ),
     insecure: bool = typer.Option(False, "--insecure", help="Do not verify TLS certificates."),
     new_run_id: str | None = typer.Option(
-        None, "--new-run-id", help="Run id for the continuation (default: run-<ms>-<rand>)."
+        None,
+        "--new-run-id",
+        metavar="ID",
+        help="Run id for the continuation (default: run-<ms>-<rand>).",
     ),
     record: Path | None = typer.Option(
-        None, "--record", metavar="OUT.sse", help="Save the response and OUT.request.json."
+        None,
+        "--record",
+        metavar="FILE",
+        help="Save the response (FILE.sse) and FILE.request.json beside it.",
     ),
     json_output: bool = typer.Option(False, "--json", help="Print response events as NDJSON."),
     no_input: bool = typer.Option(False, "--no-input", help="Never prompt, even on a terminal."),
@@ -419,5 +474,11 @@ def resume(
         interactive=False if no_input else None,
     )
     with handled_errors():
+        if dry_run and curl:
+            raise InvalidRequest(
+                "--dry-run prints the body and --curl a command; choose one of them"
+            )
+        if record is not None and (dry_run or curl):
+            raise InvalidRequest("--record saves a response; --dry-run and --curl send nothing")
         code = run_resume(options)
     raise typer.Exit(int(code))

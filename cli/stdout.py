@@ -9,6 +9,10 @@ is not UTF-8 (or has no buffer, as in some test runners) gets them decoded.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def write_utf8(data: bytes) -> None:
@@ -21,6 +25,21 @@ def write_utf8(data: bytes) -> None:
         return
     stream.flush()
     binary.write(data)
+
+
+def stdout_console() -> Console:
+    """A rich console on stdout whose broken pipe ends the command like other writes.
+
+    rich's own handling exits with status 1, which for agui means "findings"; raising
+    `BrokenPipeError` instead lets `cli.errors.handled_errors` end with 141.
+    """
+    from rich.console import Console
+
+    class _StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError
+
+    return _StdoutConsole(highlight=False)
 
 
 def escape_unencodable() -> None:

@@ -102,9 +102,13 @@ def interrupt_row(descriptor: dict[str, Any]) -> tuple[str, ...]:
         tool = tool_name
     if isinstance(call_id, str):
         tool = f"{tool} ({call_id})" if tool else call_id
+    kind = KIND_LABELS[kind_of(descriptor)]
+    definition = binding.get("definitionId")
+    if isinstance(definition, str) and definition:
+        kind = f"{kind} {definition}"  # the name `--answer` accepts besides the id
     return (
         str(descriptor.get("id", "?")),
-        KIND_LABELS[kind_of(descriptor)],
+        kind,
         str(descriptor.get("reason", "")),
         str(descriptor.get("message", "")),
         tool,
@@ -297,6 +301,9 @@ class Timeline:
         if not rows:
             return
         self._end_line()
+        if self.rich and not self._fits(rows):
+            self._stacked(rows)
+            return
         if self.rich:
             table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
             for column in INTERRUPT_COLUMNS:
@@ -315,6 +322,37 @@ class Timeline:
         for row in (INTERRUPT_COLUMNS, *rows):
             cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
             self._line("    " + "  ".join([*cells, row[-1]]).rstrip())
+
+    def _fits(self, rows: Sequence[tuple[str, ...]]) -> bool:
+        """Whether the table shows every cell whole on one line at the console's width."""
+        widths = [
+            max(len(column), *(len(row[i]) for row in rows))
+            for i, column in enumerate(INTERRUPT_COLUMNS)
+        ]
+        return sum(widths) + 3 * (len(widths) - 1) <= self.console.width
+
+    def _stacked(self, rows: Sequence[tuple[str, ...]]) -> None:
+        """The narrow layout: per interrupt, its key columns (id, kind, what answers it)
+        on the first lines and the rest folded below, wrapped between words."""
+        for row in rows:
+            cells = dict(zip(INTERRUPT_COLUMNS, row, strict=True))
+            self._wrapped(f"{cells['id']}  {cells['kind']}", 4, "bold")
+            self._wrapped(f"answered by: {cells['answered by']}", 6)
+            rest = [
+                f"{column}: {cells[column]}"
+                for column in ("reason", "tool", "message")
+                if cells[column]
+            ]
+            if rest:
+                self._wrapped(" · ".join(rest), 6, "dim")
+
+    def _wrapped(self, text: str, indent: int, style: str = "") -> None:
+        """A paragraph wrapped between words to the console, every line indented."""
+        from rich.padding import Padding
+
+        self.console.print(
+            Padding(Text(text, style=style), (0, 0, 0, indent)), highlight=False, markup=False
+        )
 
     def close(self) -> None:
         """End any open line (streamed text without its END)."""

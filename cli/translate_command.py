@@ -7,9 +7,7 @@ here; the translation itself is `replay.jobs.translate.open_translation`.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -27,7 +25,7 @@ from replay.wire.recording import (
 def translate(
     inputs: list[str] = typer.Argument(
         ...,
-        metavar="IN...",
+        metavar="RECORDING...",
         help="Recordings to translate (SSE or NDJSON); '-' reads stdin.",
         show_default=False,
     ),
@@ -35,21 +33,25 @@ def translate(
         None,
         "--output",
         "-o",
+        metavar="FILE",
         help="Write the translated stream here ('-' = stdout, the default for one input).",
         show_default=False,
     ),
     in_place: bool = typer.Option(
-        False, "--in-place", help="Rewrite each input file (atomically)."
+        False, "--write", "-w", help="Rewrite each input file in place, atomically."
     ),
+    in_place_alias: bool = typer.Option(False, "--in-place", hidden=True),  # the old --write
     tools_file: Path | None = typer.Option(
         None,
         "--tools",
+        metavar="FILE",
         help="JSON tool definitions; adds tanstack:interruptBinding and responseSchema.",
         show_default=False,
     ),
     request_file: Path | None = typer.Option(
         None,
         "--request",
+        metavar="FILE",
         help="The request body of the recording (default: a NAME.request.json beside it).",
         show_default=False,
     ),
@@ -66,23 +68,24 @@ def translate(
     unchanged. Exit codes: 0 done (or native under --check), 1 legacy events found
     under --check, 2 cannot run.
     """
+    in_place = in_place or in_place_alias
     with handled_errors():
         from replay.interrupts.descriptors import load_tools
 
         if in_place and output is not None:
-            raise fail("--in-place and --output cannot be used together")
+            raise fail("--write and --output cannot be used together")
         if check and (in_place or output is not None):
-            raise fail("--check writes nothing; drop --in-place/--output")
+            raise fail("--check writes nothing; drop --write/--output")
         if len(inputs) > 1 and not (in_place or check):
-            raise fail("several inputs need --in-place or --check (one output stream each)")
+            raise fail("several inputs need --write or --check (one output stream each)")
         if in_place and STDIN in inputs:
-            raise fail("--in-place cannot rewrite stdin")
+            raise fail("--write cannot rewrite stdin")
         if request_file is not None and len(inputs) > 1:
             raise fail("--request applies to one input")
         if output not in (None, STDIN) and inputs[0] != STDIN:
             target = Path(output).resolve()
             if target == Path(inputs[0]).resolve():
-                raise fail(f"{output}: refusing to overwrite the input; use --in-place")
+                raise fail(f"{output}: refusing to overwrite the input; use --write")
         tools = load_tools(tools_file) if tools_file is not None else None
         events_on_stdout = not check and not in_place and output in (None, STDIN)
         notices_to = sys.stderr if events_on_stdout else sys.stdout
@@ -138,29 +141,22 @@ def _translate_one(
             out.flush()
         else:
             assert destination is not None
-            _write_atomically(Path(destination), pieces, as_json, notices_to)
+            _write_atomically(destination, pieces, as_json, notices_to)
     return translation.changed
 
 
 def _write_atomically(
-    target: Path, pieces: Iterator[bytes | Problem], as_json: bool, notices_to: IO[str]
+    target: str, pieces: Iterator[bytes | Problem], as_json: bool, notices_to: IO[str]
 ) -> None:
-    """Write beside the target, then `os.replace`: a failure never leaves half a file."""
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for piece in pieces:
-                if isinstance(piece, Problem):
-                    _print_notice(piece, as_json, notices_to)
-                else:
-                    handle.write(piece)
-        if target.exists():
-            os.chmod(temp_name, target.stat().st_mode & 0o7777)
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    """Write through `replay.wire.output_file`: a failure or a signal never leaves half a file."""
+    from replay.wire.output_file import OutputFile
+
+    with OutputFile(target) as out:
+        for piece in pieces:
+            if isinstance(piece, Problem):
+                _print_notice(piece, as_json, notices_to)
+            else:
+                out.write(piece)
 
 
 def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:

@@ -1,9 +1,13 @@
 """AG005: a loop that answers every approval with one literal becomes one batch call.
 
-`for a in approvals: client.add_tool_approval_response(id=a.id, approved=True)` is
-`client.resolve_interrupts(True)`: the native batch is all-or-nothing and the boolean
-shorthand answers every payloadless approval at once. Any other loop around an
-approval answer gets a TODO (the calls inside are still handled by AG001).
+`for a in client.pending_interrupts: client.add_tool_approval_response(id=a.id,
+approved=True)` is `client.resolve_interrupts(True)`: the native batch is all-or-nothing
+and the boolean shorthand answers every pending approval at once. That is only the same
+program when the loop provably visits every pending item, so the iterable must be the
+answering client's own pending collection, unfiltered (`pending_interrupts`,
+`interrupts`, `get_pending_interrupts()`, `get_interrupts()`); a comprehension, a slice,
+a list built elsewhere or a body that can skip an item (`if`, `continue`, `break`) keeps
+the loop with a TODO (the calls inside are still handled by AG001).
 """
 
 from __future__ import annotations
@@ -111,20 +115,6 @@ class ApprovalLoopCommand(RuleCommand):
         statement = cst.parse_statement(
             f"{prefix}{receiver}.{method}{config.default_newline}", config
         )
-        # Names only the loop used (its iterable, say) may leave an import unused. The
-        # removal pass needs scope analysis of the whole file, so only schedule it when
-        # the loop mentions an imported name at all.
-        outline = self.outline
-        if outline.partial:
-            imported = outline.imported
-        elif outline.statements is not None:
-            imported = outline.top_level_imports()
-        else:
-            imported = None  # unknown: let the removal pass decide
-        if imported is None or names_in(original_node) & imported:
-            if outline.partial:
-                self.require_whole_module()
-            self.remove_unused_import_by_node(original_node)
         self.report(original_node, f"loop rewritten to one {method.split('(')[0]}() batch")
         return statement.with_changes(leading_lines=original_node.leading_lines)
 
@@ -152,9 +142,34 @@ class ApprovalLoopCommand(RuleCommand):
         assert isinstance(call.func, cst.Attribute)
         if approved is None or variable in names_in(call.func.value):
             return None
+        if not self._is_every_pending_item(loop.iter, call.func.value):
+            return None
         if not _is_item_id(arguments.id, variable):
             return None
         return call, awaited, approved
+
+    def _is_every_pending_item(
+        self, iterable: cst.BaseExpression, receiver: cst.BaseExpression
+    ) -> bool:
+        """`R.pending_interrupts`, `R.interrupts` or `R.get_(pending_)interrupts()`, where R
+        is the receiver answering: the full set of pending items, nothing filtered out."""
+        names = self.settings.names
+        if isinstance(iterable, cst.Call):
+            if iterable.args:
+                return False
+            accessor = iterable.func
+            allowed = {
+                names.get_pending_interrupts,
+                names.get_interrupts,
+                names.pending_interrupts,
+                names.interrupts,
+            }
+        else:
+            accessor = iterable
+            allowed = {names.pending_interrupts, names.interrupts}
+        if not isinstance(accessor, cst.Attribute) or accessor.attr.value not in allowed:
+            return False
+        return self.module.code_for_node(accessor.value) == self.module.code_for_node(receiver)
 
 
 def _is_item_id(node: cst.BaseExpression, variable: str) -> bool:

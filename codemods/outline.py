@@ -12,6 +12,16 @@ import ast
 from bisect import bisect_right
 from dataclasses import dataclass
 
+# CPython's messages for code nested deeper than its parser allows (Python itself
+# refuses such a file, so nothing is lost by never handing it to LibCST).
+TOO_DEEP = frozenset(
+    {
+        "too many nested parentheses",
+        "too many nested blocks",
+        "too many levels of indentation",
+        "too many statically nested blocks",
+    }
+)
 # Statements whose nested body the rules may prune one by one.
 NESTED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -29,16 +39,16 @@ class Outline:
     encoding: str = "utf-8"
     # Names bound by the whole file's top-level imports, when `text` is a region of it.
     imported: frozenset[str] | None = None
+    # Why `ast` could not parse the code when LibCST must not try either: nesting deeper
+    # than Python allows crashes LibCST's native parser (SIGSEGV, the whole process).
+    unparsable: str | None = None
 
     @classmethod
     def of(cls, text: str, *, partial: bool = False, encoding: str = "utf-8") -> Outline:
-        if "\r" in text and "\n" not in text:
+        tree, unparsable = _parse(text.removeprefix("\ufeff"))
+        if tree is None or ("\r" in text and "\n" not in text):
             # Old Mac line endings: the rules count lines the slow way.
-            return cls(text, None, partial, encoding)
-        try:
-            tree = ast.parse(text.removeprefix("\ufeff"))
-        except (SyntaxError, ValueError):
-            return cls(text, None, partial, encoding)
+            return cls(text, None, partial, encoding, unparsable=unparsable)
         return cls(text, tuple(tree.body), partial, encoding)
 
     def top_level_imports(self) -> frozenset[str]:
@@ -59,6 +69,20 @@ class Outline:
                 found.add(self.text.count("\n", 0, at) + 1)
                 at = self.text.find(needle, at + len(needle))
         return sorted(found)
+
+
+def _parse(text: str) -> tuple[ast.Module | None, str | None]:
+    """The `ast` tree, or None and why LibCST must not be tried (None: let it try)."""
+    try:
+        return ast.parse(text), None
+    except SyntaxError as error:
+        return None, f"syntax error: {error.msg}" if error.msg in TOO_DEEP else None
+    except ValueError:
+        return None, None
+    except RecursionError:
+        return None, "cannot parse: nested too deeply"
+    except MemoryError:
+        return None, "cannot parse: out of memory (nested too deeply?)"
 
 
 def span(node: ast.stmt) -> tuple[int, int]:

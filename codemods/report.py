@@ -10,6 +10,7 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from codemods import RULE_TITLES, Rule, anchor
 from codemods.runner import FileResult, FileStatus
@@ -25,15 +26,34 @@ def display_path(path: str, cwd: str | None = None) -> str:
     return relative.replace(os.sep, "/")
 
 
+def repository_root(start: str | None = None) -> str:
+    """The git work tree around `start` (default: the working directory), else `start`.
+
+    `git apply` reads a patch's paths from the root of the repository wherever it is
+    run, and GitHub and SARIF viewers resolve paths from there too; outside a
+    repository the working directory is the only root there is.
+    """
+    here = os.path.abspath(start or os.getcwd())
+    probe = here
+    while True:
+        if os.path.exists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return here
+        probe = parent
+
+
 def unified_diff(result: FileResult, cwd: str | None = None) -> bytes:
-    """A diff `git apply` accepts (a/ and b/ prefixes, paths relative to `cwd`).
+    """A diff `git apply` accepts (a/ and b/ prefixes, paths relative to `cwd`, by
+    default the repository root: see `repository_root`).
 
     Bytes, not text: a patch must carry the file's own bytes (any encoding, BOM, CRLF),
     so lines are diffed as latin-1, which maps every byte to one character and back.
     """
     if result.original is None or result.updated is None:
         return b""
-    path = display_path(result.path, cwd).encode("utf-8").decode("latin-1")
+    path = display_path(result.path, cwd or repository_root()).encode("utf-8").decode("latin-1")
     old = result.original.decode("latin-1").splitlines(keepends=True)
     new = result.updated.decode("latin-1").splitlines(keepends=True)
     out = [f"diff --git a/{path} b/{path}\n"]
@@ -77,10 +97,13 @@ def json_lines(results: Iterable[FileResult], cwd: str | None = None) -> str:
 
 
 def github_annotations(results: Iterable[FileResult], cwd: str | None = None) -> str:
-    """GitHub Actions workflow commands: a warning per TODO, a notice per rewrite."""
+    """GitHub Actions workflow commands: a warning per TODO, a notice per rewrite.
+
+    Paths are relative to the repository root, where GitHub resolves them."""
     out = []
+    root = cwd or repository_root()
     for result in results:
-        path = display_path(result.path, cwd)
+        path = display_path(result.path, root)
         if result.status is FileStatus.FAILED:
             where = f"file={path}"
             if result.error_line is not None:
@@ -108,8 +131,11 @@ def sarif(results: Sequence[FileResult], version: str, cwd: str | None = None) -
     rules = list(Rule)
     sarif_results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
+    root = cwd or repository_root()
     for result in results:
-        location = {"artifactLocation": {"uri": display_path(result.path, cwd)}}
+        # A URI reference: spaces, `#`, `%` and non-ASCII characters are percent-encoded.
+        uri = quote(display_path(result.path, root), safe="/")
+        location = {"artifactLocation": {"uri": uri}}
         if result.status is FileStatus.FAILED:
             physical: dict[str, Any] = dict(location)
             if result.error_line is not None:

@@ -11,6 +11,7 @@ The runner never writes: the CLI decides whether to diff, write or check.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import io
 import os
@@ -18,6 +19,7 @@ import re
 import tokenize
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
@@ -41,8 +43,13 @@ MIN_FILES_PER_WORKER = 4
 # batches of BATCH to keep the per-task overhead small.
 EARLY_POOL = 64
 BATCH = 4
+CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
 # Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
 NEWLINE = re.compile(r"\r\n|\r|\n")
+# A line feed not preceded by a carriage return: with a CRLF elsewhere, a mixed file.
+MIXED_LF = re.compile(r"(?<!\r)\n")
+# One line with its ending (the last one may have none), as Python's tokenizer splits.
+LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class FileStatus(StrEnum):
@@ -95,17 +102,17 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        # The location is reported separately; drop libcst's own "error at L:C:" prefix.
-        detail = re.sub(r"^(parser error: )?(error at \d+:\d+: )?", "", error.message)
-        message = f"syntax error: {detail}"
-        return _failed(path, message, error.raw_line, error.raw_column + 1)
+        message, line, column = _syntax_error(source, error.raw_line, error.raw_column + 1)
+        return _failed(path, message, line, column)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         return _failed(path, f"cannot decode: {error}")
     try:
         code, sites = _apply(module, _outline(source, module.encoding), path, options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
-    result = source if code is None else _encode(code, module.encoding)
+    result = (
+        source if code is None else _encode(_follow_line_ends(module.code, code), module.encoding)
+    )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
     if result == source:
@@ -145,6 +152,8 @@ def _migrate_region(
     except (SyntaxError, LookupError, UnicodeDecodeError):
         return None
     outline = Outline.of(text)
+    if outline.unparsable is not None:
+        return _failed(path, outline.unparsable)
     if outline.statements is None:
         return None
     wanted = tuple(t for _, command in active for t in command.triggers(options.settings.names))
@@ -183,7 +192,7 @@ def _migrate_region(
     sites = [_moved(site, site.line + start - 1) for site in sites]
     if code is None:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
-    result = _encode(text[:begin] + code + text[end:], encoding)
+    result = _encode(_follow_line_ends(text, text[:begin] + code + text[end:]), encoding)
     if result is None:
         return _failed(path, f"cannot encode the result in {encoding}")
     if result == source:
@@ -267,8 +276,11 @@ def run(
     batch: list[tuple[int, bytes]] = []
     local: list[tuple[int, bytes]] = []
 
+    sources: dict[int, bytes] = {}  # what the workers got, in case one of them dies
+
     def submit() -> None:
         assert pool is not None
+        sources.update(batch)
         work = [(listed[i], source) for i, source in batch]
         submitted.append(([i for i, _ in batch], pool.submit(_migrate_batch, options, work)))
         batch.clear()
@@ -303,8 +315,19 @@ def run(
         work = [(listed[i], source) for i, source in local]
         for (index, _), result in zip(local, _migrate_all(work, options, jobs), strict=True):
             done(index, result)
-        for indices, future in submitted:
-            for index, result in zip(indices, future.result(), strict=True):
+        for position, (indices, future) in enumerate(submitted):
+            try:
+                batch_results = future.result()
+            except BrokenProcessPool:
+                # A worker died (a native crash in the parser): every batch not yet
+                # collected is redone one file at a time, so the crash costs one file.
+                rest = [i for later, _ in submitted[position:] for i in later]
+                for index, result in zip(
+                    rest, _isolated([(listed[i], sources[i]) for i in rest], options), strict=True
+                ):
+                    done(index, result)
+                break
+            for index, result in zip(indices, batch_results, strict=True):
                 done(index, result)
     except BaseException:
         if pool is not None:
@@ -334,16 +357,63 @@ def _migrate_all(
         yield from map(task, work)
         return
     chunk = max(1, min(16, len(work) // (workers * 4)))
+    finished = 0
     with ProcessPoolExecutor(max_workers=workers) as pool:
         try:
-            yield from pool.map(task, work, chunksize=chunk)
+            for result in pool.map(task, work, chunksize=chunk):
+                finished += 1
+                yield result
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+        else:
+            return
+    # A worker died (a native crash in the parser): the files not yet reported are
+    # redone one at a time, so the crash costs only the file that caused it.
+    yield from _isolated(work[finished:], options)
+
+
+def _isolated(work: list[tuple[str, bytes]], options: Options) -> list[FileResult]:
+    """Migrate each file in a worker of its own; a file that kills its worker fails alone."""
+    results: list[FileResult] = []
+    pool = ProcessPoolExecutor(max_workers=1)
+    try:
+        for pair in work:
+            try:
+                results.append(pool.submit(_migrate_pair, options, pair).result())
+            except BrokenProcessPool:
+                results.append(_failed(pair[0], CRASHED))
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = ProcessPoolExecutor(max_workers=1)
+    finally:
+        pool.shutdown()
+    return results
 
 
 def _migrate_pair(options: Options, pair: tuple[str, bytes]) -> FileResult:
     return migrate_bytes(pair[1], pair[0], options)
+
+
+def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]:
+    """`syntax error at line L, column C` and, when Python can say it, what is wrong.
+
+    LibCST's own message lists every token its grammar expected ("expected one of !=,
+    %, &, ...") which tells a user nothing; CPython's parser names the problem ("'('
+    was never closed") and where it is.
+    """
+    detail = ""
+    try:
+        ast.parse(source)
+    except SyntaxError as error:
+        if error.msg:
+            detail = f": {error.msg}"
+        if error.lineno:
+            line, column = error.lineno, error.offset or 1
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return f"syntax error at line {line}, column {column}{detail}", line, column
 
 
 def _failed(
@@ -364,6 +434,37 @@ def _outline(source: bytes, encoding: str) -> Outline | None:
         return Outline.of(source.decode(encoding), encoding=encoding)
     except (UnicodeDecodeError, LookupError):
         return None
+
+
+def _follow_line_ends(before: str, after: str) -> str:
+    """In a file mixing CRLF and LF, give each new line the ending of the line it replaces.
+
+    LibCST writes every new line with the module's first line ending; in a mixed file
+    that is wrong for lines that replace (or sit among) lines ending the other way.
+    Files with one kind of line ending come back untouched.
+    """
+    if "\r\n" not in before or not MIXED_LF.search(before):
+        return after
+    old = LINE.findall(before)
+    new = LINE.findall(after)
+    matcher = difflib.SequenceMatcher(
+        None,
+        [line.rstrip("\r\n") for line in old],
+        [line.rstrip("\r\n") for line in new],
+        autojunk=False,
+    )
+    out: list[str] = []
+    for tag, i1, _, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.extend(new[j1:j2])
+            continue
+        # The replaced line's ending; for an insertion, the ending of the line after it.
+        model = old[i1] if i1 < len(old) else (old[-1] if old else "\n")
+        ending = model[len(model.rstrip("\r\n")) :] or "\n"
+        for line in new[j1:j2]:
+            body = line.rstrip("\r\n")
+            out.append(body + ending if body != line else line)
+    return "".join(out)
 
 
 def _moved(site: Site, line: int) -> Site:

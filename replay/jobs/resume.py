@@ -300,6 +300,10 @@ def find_paused_run(job: ResumeJob) -> tuple[PausedRun, list[AnswerSpec]]:
                 f"--thread-id {job.thread_id}: the paused run is on thread {paused.thread_id}"
             )
         return paused, []
+    if job.run_id is not None and job.thread_id is None:
+        raise InvalidRequest("--run-id needs --thread-id (the thread of the paused run)")
+    if job.thread_id is not None and job.run_id is None:
+        raise InvalidRequest("--thread-id needs --run-id (the paused run)")
     if job.run_id is None or job.thread_id is None:
         raise InvalidRequest(
             "say which run to resume: --from RECORDING, or --run-id R --thread-id T "

@@ -113,8 +113,11 @@ def _descriptor_id(descriptor: Mapping[str, Any]) -> str:
 
 
 def _names(descriptor: Mapping[str, Any]) -> set[str]:
-    """Tool name and generic definition id: the friendly names of an item."""
+    """Tool name, tool call id and generic definition id: the friendly names of an item."""
     names: set[str] = set()
+    call_id = descriptor.get("toolCallId")
+    if isinstance(call_id, str) and call_id:
+        names.add(call_id)
     metadata = descriptor.get("metadata")
     if isinstance(metadata, dict):
         tool = metadata.get("toolName")

@@ -10,13 +10,13 @@ appear in a message or a recording.
 from __future__ import annotations
 
 import os
-import tempfile
+import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from replay.resume.secret_mask import SecretMask, check_header
@@ -266,37 +266,47 @@ def _body(
 
 
 class AtomicFile:
-    """Bytes written to a temp file beside `path`, moved into place on `commit()`."""
+    """Bytes for `path` (a `--record` file), put in place on `commit()`.
+
+    The writing itself is `replay.wire.output_file.OutputFile`: through symlinks, straight
+    into devices and FIFOs, temp files removed on SIGTERM/SIGHUP, mode kept.
+    """
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        self._temp = Path(temp)
-        self._handle: BinaryIO = os.fdopen(fd, "wb")
+        from replay.wire.output_file import OutputFile
+
+        self._path = path
+        self._out = OutputFile(path, make_parents=True)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @path.setter
+    def path(self, target: Path) -> None:
+        """Commit under another name in the same directory (a `.partial.sse`, say)."""
+        self._path = target
+        self._out.retarget(target)
 
     def write(self, data: bytes) -> None:
-        self._handle.write(data)
+        self._out.write(data)
 
     def commit(self, path: Path | None = None) -> None:
-        """Move the bytes into place at `path` (default: the path it was opened for)."""
-        self._handle.close()
-        os.replace(self._temp, path or self.path)
+        """Put the bytes in place at `path` (default: the path it was opened for)."""
+        if path is not None and path != self._path:
+            self.path = path
+        self._out.commit()
 
     def discard(self) -> None:
-        self._handle.close()
-        self._temp.unlink(missing_ok=True)
+        self._out.discard()
 
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data` atomically."""
-    target = AtomicFile(path)
-    try:
-        target.write(data)
-    except BaseException:
-        target.discard()
-        raise
-    target.commit()
+    from replay.wire.output_file import OutputFile
+
+    with OutputFile(path, make_parents=True) as out:
+        out.write(data)
 
 
 def record_paths(out: Path) -> tuple[Path, Path]:
@@ -310,12 +320,32 @@ def partial_path(out: Path) -> Path:
     return out.with_name(f"{out.stem}.partial{out.suffix}")
 
 
-def curl_command(request: HttpRequest, masked: Sequence[str] = ()) -> str:
-    """An equivalent curl command; user header values are masked as `***`."""
+# A variable name the shell expands inside double quotes without surprises.
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def curl_command(
+    request: HttpRequest,
+    masked: Sequence[str] = (),
+    from_environment: Mapping[str, str] | None = None,
+) -> str:
+    """An equivalent curl command that never shows a secret.
+
+    A header whose value came from an environment variable (`from_environment`: header
+    name → variable name, e.g. `Authorization` → `AGUI_TOKEN` with its `Bearer ` prefix
+    kept) is written as a `"${VAR}"` reference the shell expands, so the command runs as
+    printed; any other user header value is masked as `***`.
+    """
     import shlex
 
+    variables = {name.lower(): var for name, var in (from_environment or {}).items()}
     parts = ["curl", "--no-buffer", "-X", "POST", shlex.quote(display_url(request.url))]
     for name, value in request_headers(request).items():
+        variable = variables.get(name.lower())
+        if variable is not None and ENV_NAME.fullmatch(variable):
+            prefix = "Bearer " if value.startswith("Bearer ") and variable == "AGUI_TOKEN" else ""
+            parts += ["-H", f'"{name}: {prefix}${{{variable}}}"']
+            continue
         shown = value
         if (name, value) in request.headers or name in masked:
             shown = "***"

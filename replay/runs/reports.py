@@ -2,16 +2,18 @@
 
 Each report lists every finding with its rule, severity, message and location. SARIF
 carries the rule catalog and file/line/column regions (a finding inside a HAR entry
-points at the HAR file without a region, since its line numbers count inside the
-embedded response body).
+points at the line where that entry starts in the HAR file, since its own line numbers
+count inside the embedded response body).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 from xml.etree import ElementTree
 
 from replay.runs.rules import RULES, RULES_BY_ID, effective_severity
@@ -97,8 +99,67 @@ def _artifact(source: str) -> tuple[str, bool]:
     return source, True
 
 
-def sarif_report(problems: Sequence[Problem], *, strict: bool = False, version: str = "") -> str:
-    """SARIF 2.1.0: the rule catalog plus one result per finding with its region."""
+def har_entry_lines(text: str) -> list[int]:
+    """The 1-based line on which each element of a HAR's `log.entries` starts.
+
+    A finding inside a HAR entry counts lines inside the entry's embedded response
+    body; in the HAR file itself the entry's own position is the region a viewer can
+    open. A scan rather than a parse, because `json` reports no positions.
+    """
+    lines: list[int] = []
+    line = 1
+    # Per open container: "[" or "{", and for an object the last key read in it.
+    stack: list[list[str]] = []
+    key: str | None = None
+    expect_key = False
+    position = 0
+    while (found := _HAR_TOKEN.search(text, position)) is not None:
+        token = found.group()
+        line += text.count("\n", position, found.start())
+        position = found.end()
+        if token.startswith('"'):
+            line += token.count("\n")
+            if stack and stack[-1][0] == "{" and expect_key:
+                key = token[1:-1]
+            continue
+        if token == ":":
+            expect_key = False
+            if stack and key is not None:
+                stack[-1][1:] = [key]
+        elif token == ",":
+            expect_key = bool(stack) and stack[-1][0] == "{"
+        elif token in "{[":
+            if (
+                token == "{"
+                and len(stack) == 3
+                and stack[0][1:] == ["log"]
+                and stack[1][1:] == ["entries"]
+                and stack[2][0] == "["
+            ):
+                lines.append(line)
+            stack.append([token])
+            expect_key = token == "{"
+            key = None
+        elif token in "}]" and stack:
+            stack.pop()
+            expect_key = False
+    return lines
+
+
+_HAR_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+def sarif_report(
+    problems: Sequence[Problem],
+    *,
+    strict: bool = False,
+    version: str = "",
+    entry_lines: Mapping[str, Sequence[int]] | None = None,
+) -> str:
+    """SARIF 2.1.0: the rule catalog plus one result per finding with its region.
+
+    `entry_lines` (a HAR file → `har_entry_lines` of it) gives a finding inside a HAR
+    entry the entry's line in the HAR file as its region."""
     rule_index = {rule.id: position for position, rule in enumerate(RULES)}
     results = []
     for problem in problems:
@@ -112,13 +173,19 @@ def sarif_report(problems: Sequence[Problem], *, strict: bool = False, version: 
         location = problem.location
         if location is not None:
             uri, has_lines = _artifact(location.source)
-            physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+            # A URI reference: spaces, `#`, `%` and non-ASCII characters percent-encoded.
+            physical: dict[str, Any] = {"artifactLocation": {"uri": quote(uri, safe="/:")}}
             if has_lines and location.line:
                 physical["region"] = {
                     "startLine": location.line,
                     "startColumn": 1,
                     "byteOffset": location.offset,
                 }
+            elif not has_lines and entry_lines is not None:
+                number = location.source.rsplit("#entry", 1)[1]
+                starts = entry_lines.get(uri, ())
+                if number.isdigit() and int(number) < len(starts):
+                    physical["region"] = {"startLine": starts[int(number)]}
             result["locations"] = [{"physicalLocation": physical}]
             if location.index >= 0:
                 result["properties"] = {"eventIndex": location.index, "source": location.source}

@@ -56,7 +56,10 @@ def test_dry_run_prints_a_diff_git_applies_and_reports_the_broken_file(sample: P
     assert result.exit_code == 2  # drafts/half_done.py does not parse
     assert snapshot(sample) == before  # a dry run writes nothing
     assert result.stdout.startswith("diff --git a/migrate/approval_desk/batch.py ")
-    assert "migrate/approval_desk/drafts/half_done.py:4:1: syntax error:" in result.stderr
+    assert (
+        "migrate/approval_desk/drafts/half_done.py:4:38: "
+        "syntax error at line 4, column 38: '(' was never closed\n"
+    ) in result.stderr
     # Every site that could not be rewritten is listed, where it is in the file as read.
     assert "migrate/approval_desk/review.py:51:16: AG001 TODO: move this approval" in result.stderr
     assert "migrate/approval_desk/batch.py:15:5: AG005 TODO: answer this approval" in result.stderr

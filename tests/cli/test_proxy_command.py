@@ -54,7 +54,7 @@ def upstream() -> Iterator[Callable[..., ReplayServer]]:
         (["--upstream", "http://x", "--listen", "nope"], "--listen: invalid port"),
         (["--upstream", "http://x", "--cors", "x"], "--cors: invalid origin"),
         (["--upstream", "http://x", "--tools", "TOOLS"], "--tools is only used with --native"),
-        ([], "Missing option '--upstream'"),
+        ([], "missing option --upstream"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str, tmp_path: Path) -> None:

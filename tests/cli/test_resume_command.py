@@ -232,7 +232,7 @@ def test_curl_masks_header_values() -> None:
     assert "s3cret" not in result.stdout
     assert "t0ken" not in result.stdout
     assert "'X-Key: ***'" in result.stdout
-    assert "'Authorization: ***'" in result.stdout
+    assert '"Authorization: Bearer ${AGUI_TOKEN}"' in result.stdout  # runnable as printed
 
 
 def test_hand_built_without_items_uses_plain_entries(tmp_path: Path) -> None:

@@ -21,20 +21,18 @@ from tests.codemods.helpers import apply
 )
 def test_literal_loop_becomes_one_batch(call: str) -> None:
     source = (
-        f"def f(client, approvals):\n    # all of them\n    for a in approvals:\n        {call}\n"
+        "def f(client):\n    # all of them\n"
+        f"    for a in client.pending_interrupts:\n        {call}\n"
     )
     code, sites = apply(ApprovalLoopCommand, source)
-    assert (
-        code
-        == "def f(client, approvals):\n    # all of them\n    client.resolve_interrupts(True)\n"
-    )
+    assert code == "def f(client):\n    # all of them\n    client.resolve_interrupts(True)\n"
     assert [(s.rule, s.line, s.action) for s in sites] == [(Rule.AG005, 3, Action.REWRITTEN)]
 
 
 def test_await_and_false_policies() -> None:
     source = """
-    async def f(chat, approvals):
-        for a in approvals:
+    async def f(chat):
+        for a in chat.get_pending_interrupts():
             await chat.add_tool_approval_response(id=a.id, approved=False)
     """
     denial, _ = apply(ApprovalLoopCommand, source)
@@ -43,20 +41,51 @@ def test_await_and_false_policies() -> None:
     assert "    await chat.cancel_interrupts()\n" in cancel
 
 
-def test_an_import_only_the_loop_used_is_removed() -> None:
-    code, _ = apply(
-        ApprovalLoopCommand,
-        """
-        from app.queue import pending_approvals, unrelated
-
-        def f(client):
-            unrelated()
-            for a in pending_approvals():
-                client.add_tool_approval_response(id=a.id, approved=True)
-        """,
+@pytest.mark.parametrize(
+    "iterable",
+    [
+        "self.client.pending_interrupts",
+        "self.client.interrupts",
+        "self.client.get_interrupts()",
+        "self.client.get_pending_interrupts()",
+    ],
+)
+def test_every_spelling_of_the_clients_own_pending_set_is_batched(iterable: str) -> None:
+    source = (
+        f"def f(self):\n    for a in {iterable}:\n"
+        "        self.client.add_tool_approval_response(id=a.id, approved=True)\n"
     )
-    assert "from app.queue import unrelated\n" in code
-    assert "pending_approvals" not in code
+    code, _ = apply(ApprovalLoopCommand, source)
+    assert code == "def f(self):\n    self.client.resolve_interrupts(True)\n"
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        # Filters and slices answer only some of the pending items.
+        "for a in [x for x in client.pending_interrupts if x.amount < 10]:\n    {call}\n",
+        "for a in (x for x in client.pending_interrupts if x.ok):\n    {call}\n",
+        "for a in client.pending_interrupts[:1]:\n    {call}\n",
+        "for a in filter(small, client.pending_interrupts):\n    {call}\n",
+        "for a in sorted(client.pending_interrupts)[1:]:\n    {call}\n",
+        # Iterables built elsewhere, or another client's set.
+        "for a in approvals:\n    {call}\n",
+        "for a in pending_approvals():\n    {call}\n",
+        "for a in other.pending_interrupts:\n    {call}\n",
+        "for a in client.get_pending_interrupts(kind='tool'):\n    {call}\n",
+        # A body that may skip or stop.
+        "for a in client.pending_interrupts:\n    if a.ok:\n        {call}\n",
+        "for a in client.pending_interrupts:\n    if a.big:\n        continue\n    {call}\n",
+        "for a in client.pending_interrupts:\n    {call}\n    break\n",
+    ],
+)
+def test_loops_not_covering_every_pending_item_get_a_todo(loop: str) -> None:
+    call = "client.add_tool_approval_response(id=a.id, approved=True)"
+    source = loop.format(call=call)
+    code, sites = apply(ApprovalLoopCommand, source)
+    assert "resolve_interrupts(True)" not in code
+    assert code == f"{marker(Rule.AG005, OTHER_LOOP)}\n{source}"
+    assert [s.action for s in sites] == [Action.TODO]
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from approval_desk.fake_client import FakeChatClient
 
 
-def approve_all(client: FakeChatClient, approvals: list[str]) -> None:
-    for approval_id in approvals:
-        client.add_tool_approval_response(id=approval_id, approved=True)
+def approve_all(client: FakeChatClient) -> None:
+    for approval in client.pending_interrupts:
+        client.add_tool_approval_response(id=approval.id, approved=True)
 
 
 def approve_small(client: FakeChatClient, amounts: dict[str, int]) -> None:

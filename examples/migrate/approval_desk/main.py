@@ -37,7 +37,7 @@ def run_demo() -> dict[str, Any]:
     seen["quick"] = review.Desk(client).quick("approval_call_6")
 
     client.pause("approval_call_7", "approval_call_8")
-    batch.approve_all(client, ["approval_call_7", "approval_call_8"])
+    batch.approve_all(client)
 
     client.pause("approval_call_9", "approval_call_10")
     batch.approve_small(client, {"approval_call_9": 50, "approval_call_10": 500})

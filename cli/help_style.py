@@ -1,0 +1,108 @@
+"""How `--help` pages and usage errors look: words for values, no Python types, one line.
+
+Typer shows every parameter's Python type (`<bool>`, `<list[str]>`, `<path>`) and
+wraps a usage error in a boxed panel under the usage line. agui's help shows nothing
+after a flag, the option's metavar (`FILE`, `URL`, `SECONDS`) after a value, argument
+names as they are (`RECORDING...`, not `{RECORDING...}...`), and a usage error is one
+line on stderr like every other error: `agui replay: no such option --frobnicate (did
+you mean --format?)`. Typer offers no hook for either, so `install()` replaces the few
+methods that decide them; tests/cli/test_help.py pins the result.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from typing import Any
+
+_installed = False
+
+
+def install() -> None:
+    """Apply agui's help and usage-error style to Typer (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    from typer import core, rich_utils
+
+    typer_option_type = core.TyperOption.display_type_rich
+
+    def option_type(self: Any, ctx: Any) -> str | None:
+        if self.is_flag or self.count:
+            return None
+        if self.metavar is not None:
+            return str(self.metavar)
+        if self.type_descriptor.is_choice:
+            return str(typer_option_type(self, ctx)).strip("<>")  # `json|sarif|...`
+        return str(self.name or "value").upper()
+
+    def argument_type(self: Any, ctx: Any) -> str | None:
+        return None  # the argument's own name (its metavar) already says what goes there
+
+    def argument_usage(self: Any) -> str:
+        name = str(self.display_name_raw)
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+    core.TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    core.TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
+    core.TyperArgument._usage_display_name = argument_usage  # type: ignore[method-assign]
+    rich_utils.rich_format_error = one_line_error  # type: ignore[assignment]
+    rich_utils._fix_linebreaks = join_lines
+
+
+def join_lines(paragraphs: list[str], markup_mode: Any) -> str:
+    """Paragraphs of help re-wrapped to the terminal; a `\\b` paragraph stays as written.
+
+    A docstring's own line breaks would otherwise survive into the help page and break
+    lines in the middle at any width but the one the source was written for.
+    """
+    out = []
+    for paragraph in paragraphs:
+        if paragraph.startswith("\b"):
+            out.append(paragraph[2:].lstrip("\n"))
+        else:
+            out.append(re.sub(r"[ \t]*\n[ \t]*", " ", paragraph.strip()))
+    return "\n\n".join(out)
+
+
+def epilog(examples: list[tuple[str, str]], environment: list[str]) -> str:
+    """A help page's closing: examples (kept line by line) and the environment it reads."""
+    lines = "\n".join(f"  # {what}\n  {command}" for command, what in examples)
+    return f"Examples:\n\n\b\n{lines}\n\nEnvironment: {'; '.join(environment)}."
+
+
+ENVIRONMENT = [
+    "AGUI_DEBUG=1 shows a traceback for errors",
+    "NO_COLOR turns colour off",
+]
+
+
+def one_line_error(error: Any) -> None:
+    """Print a usage error as `agui COMMAND: message` on one line of stderr."""
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return
+    ctx = getattr(error, "ctx", None)
+    where = ctx.command_path if ctx is not None else "agui"
+    sys.stderr.write(f"{where}: {usage_message(error)}\n")
+
+
+def usage_message(error: Any) -> str:
+    """The error's message reworded to agui's voice: lower case, no quotes, one line."""
+    kind = type(error).__name__
+    if kind == "NoSuchOption":
+        text = f"no such option {error.option_name}"
+        possibilities = list(getattr(error, "possibilities", None) or ())
+        closest = difflib.get_close_matches(error.option_name, possibilities, n=1, cutoff=0)
+        if closest:
+            text += f" (did you mean {closest[0]}?)"
+        return text
+    message = " ".join(str(error.format_message()).split())
+    message = re.sub(r"'(-[-\w]+|[A-Z][A-Z0-9_.]*(?:\.\.\.)?)'", r"\1", message)
+    message = message.removesuffix(".")
+    if kind == "MissingParameter" and getattr(error, "ctx", None) is not None:
+        message += f" (see {error.ctx.command_path} --help)"
+    return message[:1].lower() + message[1:]

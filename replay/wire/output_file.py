@@ -1,0 +1,302 @@
+"""Write a user's output file safely: the one place agui puts bytes at a path it was given.
+
+A path on the command line is not always a regular file. A symlink must keep being a
+symlink (the file it points to is replaced), a character device or a FIFO must receive
+the bytes (renaming over `/dev/null` would replace the device), `-` is stdout, and a
+regular file is replaced atomically by a temp file created beside the *resolved*
+target, so that an interrupted run leaves the old content or the new, never half. A
+rewritten file keeps its mode and its other hard links; a new one gets the mode the
+umask allows. Errors name the user's path, never the temp file's. SIGTERM and SIGHUP
+remove pending temp files as SIGINT does; a temp file a killed run left behind carries
+the dead process's id in its name, so a later run can recognise and remove it.
+
+This module imports nothing else from agui, so the stream layer, the codemods and the
+CLI can all use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import BinaryIO
+
+STDOUT = "-"
+TEMP_SUFFIX = ".agui-tmp"
+# `.NAME.PID.RANDOM.agui-tmp`: the pid tells a live run's temp file from a dead one's.
+_TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]{8}\.agui-tmp$")
+# Paths the kernel resolves by itself (`/dev/stdout` → `/proc/self/fd/1`): written
+# straight, since their resolved name is no place to create a temp file.
+_KERNEL_PREFIXES = ("/proc/", "/dev/")
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+_pending: set[str] = set()
+_previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
+_lock = threading.Lock()
+
+
+class OutputFile:
+    """An output path opened for writing; `commit()` puts the bytes in place.
+
+    Use it as a context manager: leaving the block normally commits, an exception
+    (Ctrl-C included) discards the temp file and leaves the target as it was.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, make_parents: bool = False) -> None:
+        self.path = os.fspath(path)
+        self._temp: str | None = None
+        self._target: str | None = None
+        self._mode: int | None = None
+        self._in_place = False
+        self._closed = False
+        if self.path == STDOUT:
+            sys.stdout.flush()
+            self._handle: BinaryIO = _stdout_buffer()
+            self._owns_handle = False
+            return
+        self._owns_handle = True
+        with _naming(self.path):
+            self._handle = self._open(make_parents)
+
+    def _open(self, make_parents: bool) -> BinaryIO:
+        try:
+            info: os.stat_result | None = os.stat(self.path)
+        except FileNotFoundError:
+            info = None
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", self.path)
+        target = os.path.realpath(self.path)
+        kernel = (target, os.path.abspath(self.path))
+        if info is not None and (
+            not stat.S_ISREG(info.st_mode)
+            or any(name.startswith(_KERNEL_PREFIXES) for name in kernel)
+        ):
+            if stat.S_ISSOCK(info.st_mode) or stat.S_ISBLK(info.st_mode):
+                raise OSError(errno.EINVAL, "not a file, FIFO or character device", self.path)
+            # A device, FIFO or /dev/stdout: the bytes go straight in, nothing is renamed.
+            return open(self.path, "wb")
+        if info is not None:
+            _refuse_read_only(info)
+            self._mode = stat.S_IMODE(info.st_mode)
+            # Another name shares this inode: replacing it would leave that name with
+            # the old content, so at commit the new bytes are copied into the inode.
+            self._in_place = info.st_nlink > 1
+        directory = os.path.dirname(target) or "."
+        if make_parents:
+            os.makedirs(directory, exist_ok=True)
+        elif not os.path.isdir(directory):
+            raise FileNotFoundError(errno.ENOENT, "no such directory", self.path)
+        self._target = target
+        _watch_signals()
+        fd, temp = tempfile.mkstemp(
+            dir=directory,
+            prefix=f".{os.path.basename(target)}.{os.getpid()}.",
+            suffix=TEMP_SUFFIX,
+        )
+        try:
+            with _lock:
+                _pending.add(temp)
+            self._temp = temp
+            return os.fdopen(fd, "wb")
+        except BaseException:  # Ctrl-C right after the temp file appeared
+            os.close(fd)
+            os.unlink(temp)
+            self._forget_temp()
+            raise
+
+    def retarget(self, path: str | os.PathLike[str]) -> None:
+        """Commit to `path` instead: a new file beside the temp file (the proxy keeps an
+        unfinished recording under a `.partial` name). Only before `commit()`."""
+        path = os.fspath(path)
+        target = os.path.realpath(path)
+        if self._temp is None or os.path.dirname(target) != os.path.dirname(self._temp):
+            raise ValueError(f"{path}: can only move to a new name beside {self.path}")
+        self.path, self._target, self._mode, self._in_place = path, target, None, False
+
+    def write(self, data: bytes) -> None:
+        with _naming(self.path):
+            self._handle.write(data)
+
+    def commit(self) -> None:
+        """Flush and put the bytes in place: rename the temp file over the target, or copy
+        it into the target's inode when other hard links share it."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            with _naming(self.path):
+                if not self._owns_handle:
+                    self._handle.flush()
+                    return
+                self._handle.close()
+                if self._temp is None or self._target is None:
+                    return
+                if self._in_place:
+                    _copy_into(self._temp, self._target)
+                    os.unlink(self._temp)
+                    return
+                mode = self._mode if self._mode is not None else 0o666 & ~_umask()
+                os.chmod(self._temp, mode)
+                os.replace(self._temp, self._target)
+        finally:
+            self._forget_temp()
+
+    def discard(self) -> None:
+        """Drop what was written; the target keeps its old content."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_handle:
+            with contextlib.suppress(OSError):
+                self._handle.close()
+        if self._temp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._temp)
+        self._forget_temp()
+
+    def _forget_temp(self) -> None:
+        if self._temp is None:
+            return
+        with _lock:
+            _pending.discard(self._temp)
+            if not _pending:
+                _restore_signals()
+        self._temp = None
+
+    def __enter__(self) -> OutputFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def write_output(path: str | os.PathLike[str], data: bytes) -> None:
+    """Put `data` at the user's `path` (see `OutputFile`)."""
+    with OutputFile(path) as out:
+        out.write(data)
+
+
+def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
+    """Temp files in `directory` that an agui run left behind when it was killed.
+
+    Only names of our own pattern whose process is gone are yielded; a concurrent run's
+    temp file (its pid alive) is left alone.
+    """
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        match = _TEMP_NAME.match(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        if not _alive(int(match["pid"])):
+            yield Path(entry.path)
+
+
+def _copy_into(source: str, target: str) -> None:
+    """Overwrite `target`'s inode with `source`'s bytes (its other hard links see them)."""
+    with open(source, "rb") as reader, open(target, "r+b") as writer:
+        while block := reader.read(1 << 20):
+            writer.write(block)
+        writer.truncate()
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _refuse_read_only(info: os.stat_result) -> None:
+    """A file without any write bit is not rewritten, even by root (who could)."""
+    if not stat.S_IMODE(info.st_mode) & 0o222:
+        raise PermissionError(errno.EACCES, "read-only file (chmod u+w to allow rewriting it)")
+
+
+@contextlib.contextmanager
+def _naming(path: str) -> Iterator[None]:
+    """Re-raise an OS error with the user's path as its file name (never the temp's)."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename == path and error.filename2 is None:
+            raise
+        raise OSError(error.errno, error.strerror or str(error), path) from None
+
+
+def _stdout_buffer() -> BinaryIO:
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        return buffer  # type: ignore[no-any-return]
+    return _TextWriter()  # type: ignore[return-value]
+
+
+class _TextWriter:
+    """stdout without a binary buffer (some test runners): bytes decoded as UTF-8."""
+
+    def write(self, data: bytes) -> int:
+        return sys.stdout.write(data.decode("utf-8", errors="replace"))
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _watch_signals() -> None:
+    """Install SIGTERM/SIGHUP handlers that remove pending temp files (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    with _lock:
+        for number in _SIGNALS:
+            if number not in _previous:
+                _previous[number] = signal.getsignal(number)
+                signal.signal(number, _on_signal)
+
+
+def _restore_signals() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number, handler in _previous.items():
+        signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+    _previous.clear()
+
+
+def _on_signal(number: int, frame: FrameType | None) -> None:
+    for temp in list(_pending):
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    _pending.clear()
+    previous = _previous.get(number)
+    _restore_signals()
+    if callable(previous):
+        previous(number, frame)
+        return
+    if previous == signal.SIG_IGN:
+        return
+    # The default action: end the process with the status the signal gives.
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)

@@ -1,0 +1,125 @@
+"""Help pages that teach and usage errors in one line (cli/help_style.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cli.app import app
+
+COMMANDS = ["replay", "translate", "resume", "migrate", "proxy"]
+runner = CliRunner()
+
+
+def help_page(command: str, width: int = 100) -> str:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": str(width), "NO_COLOR": "1"})
+    assert result.exit_code == 0
+    return result.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("width", [80, 200])
+def test_no_python_types_and_plain_usage(command: str, width: int) -> None:
+    page = help_page(command, width)
+    for leak in ("<bool>", "<str>", "<int>", "<float>", "<path>", "<list", "list[", "{"):
+        assert leak not in page, leak
+    usage = next(line for line in page.splitlines() if "Usage:" in line)
+    assert "..." not in usage or re.search(r"[A-Z]+\.\.\.", usage)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_values_have_a_word_flags_none_and_repeatable_options_say_so(command: str) -> None:
+    group = typer.main.get_command(app)
+    cli_command = group.commands[command]  # type: ignore[attr-defined]
+    page = help_page(command, 200)
+    for param in cli_command.params:
+        if param.param_type_name != "option" or param.hidden or param.name == "help":
+            continue
+        name = max(param.opts, key=len)
+        row = next(
+            line for line in page.splitlines() if re.match(rf"│[ *]+{re.escape(name)} ", line)
+        )
+        if param.is_flag:  # the help text follows the option names directly
+            first = re.escape(" ".join((param.help or "").split()[:2]))
+            assert re.search(rf"{re.escape(name)}\s+(-\w\s+)?{first}", row), row
+        else:
+            assert param.metavar or "|" in row, f"{name} has no metavar"
+            assert not re.search(r"\b[A-Z]+_[A-Z_]+\b", row), row  # not a variable name
+        if param.multiple:
+            assert "repeatable" in (param.help or ""), name
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_page_ends_with_examples_and_the_environment(command: str) -> None:
+    page = help_page(command)
+    examples = page[page.index("Examples:") :]
+    assert len(re.findall(rf"^\s+agui {command}\b", examples, re.MULTILINE)) >= 2
+    for name in ("AGUI_DEBUG", "NO_COLOR"):
+        assert name in examples
+    if command == "resume":
+        assert "AGUI_TOKEN" in examples
+
+
+def test_docstring_paragraphs_rewrap_to_the_terminal() -> None:
+    page = help_page("translate", 200)
+    paragraph = "Everything that is not legacy is copied byte for byte; a native stream comes"
+    assert f"{paragraph} out unchanged." in page
+
+
+def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
+    assert "--in-place" not in help_page("translate")
+    assert "--write" in help_page("translate")
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["replay", "--formt", "x.sse"],
+            "agui replay: no such option --formt (did you mean --format?)",
+        ),
+        (
+            ["translate"],
+            "agui translate: missing argument RECORDING... (see agui translate --help)",
+        ),
+        (["resume", "--run-id", "r", "--approve", "a"], "agui: --run-id needs --thread-id"),
+        (["resume", "--thread-id", "t", "--approve", "a"], "agui: --thread-id needs --run-id"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(line), result.stderr
+    assert "╭" not in result.stderr
+
+
+def test_migrate_quiet_prints_only_failures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.py").write_text(
+        "def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=a.ok)\n"
+    )
+    (tmp_path / "broken.py").write_text("def f(:\n    client.pending_interrupts\n")
+    result = runner.invoke(app, ["migrate", "--quiet", "."])
+    assert result.exit_code == 2
+    assert result.stderr == "broken.py:1:7: syntax error at line 1, column 7: invalid syntax\n"
+
+
+def test_json_is_spelled_the_same_everywhere(tmp_path: Path) -> None:
+    for command in ("replay", "translate", "resume", "migrate"):  # proxy prints no JSON
+        assert "--json" in help_page(command, 200), command
+    (tmp_path / "t.py").write_text(
+        "def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=True)\n"
+    )
+    spelled = runner.invoke(app, ["migrate", "--json", str(tmp_path)])
+    long = runner.invoke(app, ["migrate", "--format", "json", str(tmp_path)])
+    assert (spelled.exit_code, spelled.stdout) == (long.exit_code, long.stdout)
+    assert spelled.stdout.startswith("{")
+    clash = runner.invoke(app, ["migrate", "--json", "--format", "sarif", str(tmp_path)])
+    assert clash.exit_code == 2

@@ -1,0 +1,75 @@
+"""`replay.wire.output_file`: atomic replacement, discard, error names, stale temp files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from replay.resume.client import AtomicFile
+from replay.wire.output_file import OutputFile, stale_temp_files, write_output
+
+
+def test_discard_keeps_the_old_content_and_removes_the_temp_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.sse"
+    target.write_bytes(b"old\n")
+
+    def interrupted() -> None:
+        with OutputFile(target) as out:
+            out.write(b"new\n")
+            raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        interrupted()
+    assert target.read_bytes() == b"old\n"
+    assert os.listdir(tmp_path) == ["out.sse"]
+
+
+def test_nothing_is_visible_before_commit(tmp_path: Path) -> None:
+    target = tmp_path / "out.sse"
+    out = OutputFile(target)
+    out.write(b"data\n")
+    assert not target.exists()
+    out.commit()
+    assert target.read_bytes() == b"data\n"
+
+
+def test_record_file_through_a_dangling_symlink_creates_the_target(tmp_path: Path) -> None:
+    link = tmp_path / "rec.sse"
+    link.symlink_to(tmp_path / "store" / "rec.sse")
+    (tmp_path / "store").mkdir()
+    recorder = AtomicFile(link)
+    recorder.write(b"data: {}\n\n")
+    recorder.commit()
+    assert link.is_symlink()
+    assert (tmp_path / "store" / "rec.sse").read_bytes() == b"data: {}\n\n"
+
+
+def test_read_only_file_is_refused_with_its_name(tmp_path: Path) -> None:
+    target = tmp_path / "ro.sse"
+    target.write_bytes(b"old\n")
+    target.chmod(0o444)
+    with pytest.raises(PermissionError) as caught:
+        write_output(target, b"new\n")
+    assert caught.value.filename == str(target)
+    assert target.read_bytes() == b"old\n"
+    assert os.listdir(tmp_path) == ["ro.sse"]
+
+
+def test_stale_temp_files_are_recognised_by_a_dead_pid(tmp_path: Path) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    pid = int(dead.stdout)
+    stale = tmp_path / f".a.py.{pid}.abcd1234.agui-tmp"
+    live = tmp_path / f".a.py.{os.getpid()}.abcd1234.agui-tmp"
+    foreign = tmp_path / ".a.py.abcd1234.tmp"
+    for path in (stale, live, foreign):
+        path.write_bytes(b"")
+    assert list(stale_temp_files(tmp_path)) == [stale]
