@@ -23,6 +23,7 @@ from cli.app import app
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
 LEGACY = ROOT / "examples" / "legacy" / "tool-approval.0.42.0.sse"
+EXAMPLE_ITEMS = ROOT / "examples" / "items.json"
 LEGACY_CODE = b"def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=True)\n"
 runner = CliRunner()
 
@@ -63,6 +64,7 @@ def make_inputs(directory: Path) -> None:
         "items-bad.json": b"{bad",
         "items-object.json": b'{"a": 1}',
         "messages-wrong.json": b'[{"role": 7}]',
+        "items-good.json": EXAMPLE_ITEMS.read_bytes(),
         "tools-wrong.json": b"[1, 2]",
         "legacy.py": LEGACY_CODE,
         "empty.py": b"",
@@ -209,14 +211,13 @@ CASES = [
             "--thread-id",
             "t",
             "--items",
-            "items-object.json",
+            "items-good.json",
             "--messages",
             "messages-wrong.json",
             *DRY,
         ),
         CANNOT_RUN,
         says="messages-wrong.json",
-        xfail="6",
     ),
     Case("resume-dry-run-curl", ("resume", "--from", "native.sse", *DRY, "--curl"), CANNOT_RUN),
     Case("resume-record-dry", ("resume", "--from", "native.sse", *DRY, "--record", "r.sse"), 2),
@@ -226,7 +227,6 @@ CASES = [
         ("resume", "--from", "native.sse", "--approve-all", "--timeout", "nan"),
         CANNOT_RUN,
         says="--timeout",
-        xfail="27",
     ),
     # migrate: one bad file is reported and the run goes on; usage errors stop it. With
     # -q the failure is the only line (else the summary follows it).
