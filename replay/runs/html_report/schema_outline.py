@@ -80,7 +80,10 @@ def _walk(schema: Any, depth: int, label: str, lines: list[str]) -> None:
     properties = schema.get("properties")
     if isinstance(properties, dict):
         required = schema.get("required")
-        needed = set(required) if isinstance(required, list) else set()
+        # A hostile schema may list objects as required names: only strings count.
+        needed = (
+            {n for n in required if isinstance(n, str)} if isinstance(required, list) else set()
+        )
         for name, value in properties.items():
             mark = "" if name in needed else "?"
             _walk(value, depth + 1, f"{name}{mark}: ", lines)

@@ -96,6 +96,11 @@ JSON = st.recursive(
 )
 
 
+def test_required_names_that_are_not_strings_are_ignored() -> None:
+    schema = {"type": "object", "required": [[], "a"], "properties": {"a": {}, "b": {}}}
+    assert outline(schema) == ["object", "  a: any value", "  b?: any value"]
+
+
 @given(JSON)
 def test_any_json_outlines_without_raising(schema: Any) -> None:
     lines = outline(schema)
