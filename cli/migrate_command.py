@@ -299,14 +299,14 @@ def _summary(
 ) -> None:
     from rich.table import Table
 
-    from codemods.report import display_path
+    from codemods.report import shown_path
     from codemods.site import Action
 
     statuses = Counter(str(result.status) for result in results)
     rewritten: Counter[Rule] = Counter()
     todos: Counter[Rule] = Counter()
     for result in results:
-        path = display_path(result.path) if result.path != "-" else "<stdin>"
+        path = shown_path(result.path) if result.path != "-" else "<stdin>"
         if result.status == "failed":
             where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
             # Failures go past the console so that --quiet (a quiet console) shows them.

@@ -26,6 +26,16 @@ def display_path(path: str, cwd: str | None = None) -> str:
     return relative.replace(os.sep, "/")
 
 
+def shown_path(path: str) -> str:
+    """How a path appears in a message to a person: relative to the working directory
+    when it lies inside it, else absolute (`../../tmp/x.py` reads worse than `/tmp/x.py`
+    and means the same)."""
+    relative = display_path(path)
+    if relative == ".." or relative.startswith("../"):
+        return os.path.abspath(path).replace(os.sep, "/")
+    return relative
+
+
 def repository_root(start: str | None = None) -> str:
     """The git work tree around `start` (default: the working directory), else `start`.
 

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from codemods.report import shown_path
 
 LEGACY_CODE = b"def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=True)\n"
 runner = CliRunner()
@@ -41,14 +42,17 @@ DEEP = b"x = " + b"(" * 1300 + b"client.pending_interrupts" + b")" * 1300 + b"\n
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("newline", [b"\n", b"\r"])
-def test_a_file_nested_too_deeply_fails_alone(tmp_path: Path, jobs: str, newline: bytes) -> None:
+def test_a_file_nested_too_deeply_fails_alone(
+    tmp_path: Path, jobs: str, newline: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     for number in range(8):
         (tmp_path / f"ok{number}.py").write_bytes(LEGACY_CODE)
     deep = tmp_path / "deep.py"
     deep.write_bytes(b"import os" + newline + DEEP.replace(b"\n", newline))
-    result = runner.invoke(app, ["migrate", "--write", "-j", jobs, str(tmp_path)])
+    result = runner.invoke(app, ["migrate", "--write", "-j", jobs, "."])
     assert result.exit_code == 2
-    assert f"{deep}: syntax error: too many nested parentheses" in result.stderr
+    assert "\ndeep.py: syntax error: too many nested parentheses" in "\n" + result.stderr
     assert "Traceback" not in result.stderr
     assert all(b"resolve_interrupt" in (tmp_path / f"ok{n}.py").read_bytes() for n in range(8))
     assert summary_count(result.stderr, "failed") == 1
@@ -102,3 +106,13 @@ def test_a_killed_runs_temp_files_are_removed_and_reported(tmp_path: Path) -> No
     assert result.exit_code == 0, result.stderr
     assert not stale.exists()
     assert f"removed {stale}" in result.stderr
+
+
+def test_a_path_outside_the_working_directory_is_shown_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inside = tmp_path / "work"
+    inside.mkdir()
+    monkeypatch.chdir(inside)
+    assert shown_path(str(inside / "a" / "t.py")) == "a/t.py"
+    assert shown_path(str(tmp_path / "elsewhere.py")) == str(tmp_path / "elsewhere.py")
