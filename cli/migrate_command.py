@@ -232,22 +232,12 @@ def _migrate_stdin(
 
 def _remove_stale_temp_files(results: list[FileResult], console: Console) -> None:
     """Remove the temp files a killed `--write` left beside these files, saying so."""
-    import os
+    from replay.wire.output_file import remove_stale_temp_files
 
-    from replay.wire.output_file import stale_temp_files
+    def report(line: str) -> None:
+        console.print(line, markup=False, soft_wrap=True)
 
-    directories = {os.path.dirname(os.path.realpath(result.path)) for result in results}
-    for directory in sorted(directories):
-        for stale in stale_temp_files(directory):
-            try:
-                stale.unlink()
-            except OSError:
-                continue
-            console.print(
-                f"agui: removed {stale}, a temp file left by an interrupted run",
-                markup=False,
-                soft_wrap=True,
-            )
+    remove_stale_temp_files((result.path for result in results), report)
 
 
 def _write(results: list[FileResult]) -> list[str]:

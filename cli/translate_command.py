@@ -87,6 +87,8 @@ def translate(
             if target == Path(inputs[0]).resolve():
                 raise fail(f"{output}: refusing to overwrite the input; use --write")
         tools = load_tools(tools_file) if tools_file is not None else None
+        if in_place or output not in (None, STDIN):
+            _remove_stale_temp_files(inputs if in_place else [str(output)])
         events_on_stdout = not check and not in_place and output in (None, STDIN)
         notices_to = sys.stderr if events_on_stdout else sys.stdout
         legacy_files = 0
@@ -157,6 +159,16 @@ def _write_atomically(
                 _print_notice(piece, as_json, notices_to)
             else:
                 out.write(piece)
+
+
+def _remove_stale_temp_files(targets: list[str]) -> None:
+    """A SIGKILLed `translate -o`/`--write` left its temp file; this run removes it."""
+    from replay.wire.output_file import remove_stale_temp_files
+
+    def report(line: str) -> None:
+        stderr.print(line, markup=False, soft_wrap=True)
+
+    remove_stale_temp_files((name for name in targets if name != STDIN), report)
 
 
 def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:

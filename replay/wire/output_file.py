@@ -25,7 +25,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import BinaryIO
@@ -204,6 +204,35 @@ def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
             continue
         if not _alive(int(match["pid"])):
             yield Path(entry.path)
+
+
+def remove_stale_temp_files(
+    paths: Iterable[str | os.PathLike[str]], report: Callable[[str], None]
+) -> list[Path]:
+    """Remove the temp files killed runs left beside these output paths, saying so.
+
+    Every command that writes through `OutputFile` calls this before writing: a SIGKILL
+    cannot be caught, so the next run is the first chance to clean up. The directories
+    are those of the *resolved* targets, where the temp files were created; `report`
+    receives one line per file removed.
+    """
+    directories = {
+        os.path.dirname(os.path.realpath(os.fspath(path))) or "."
+        for path in paths
+        if os.fspath(path) != STDOUT
+    }
+    # Nothing is ever renamed into /dev or /proc (see `_KERNEL_PREFIXES`).
+    directories = {name for name in directories if not (name + "/").startswith(_KERNEL_PREFIXES)}
+    removed = []
+    for directory in sorted(directories):
+        for stale in stale_temp_files(directory):
+            try:
+                stale.unlink()
+            except OSError:
+                continue
+            removed.append(stale)
+            report(f"agui: removed {stale}, a temp file left by an interrupted run")
+    return removed
 
 
 def _copy_into(source: str, target: str) -> None:
