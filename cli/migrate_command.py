@@ -95,10 +95,14 @@ def migrate(
     output_format: OutputFormat = typer.Option(
         OutputFormat.DIFF,
         "--format",
-        help="stdout: a unified diff (default), JSON lines, SARIF, or GitHub annotations.",
+        help="Findings report format: diff (the changes as a unified diff, the default), "
+        "json (JSON lines), sarif or github (annotations).",
     ),
     as_json: bool = typer.Option(
-        False, "--json", help="Same as --format json (the spelling every command shares)."
+        False,
+        "--json",
+        help="Each site changed or flagged, and each failed file, as JSON lines on stdout "
+        "(= --format json).",
     ),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="On stderr, only failures: no TODO list, no summary."
