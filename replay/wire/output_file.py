@@ -223,7 +223,9 @@ def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
     """Temp files in `directory` that an agui run left behind when it was killed.
 
     Only names of our own pattern whose process is gone are yielded; a concurrent run's
-    temp file (its pid alive) is left alone.
+    temp file (its pid alive) is left alone, and so is a file another user owns (agui
+    creates its temp files only in the user's own directories, so such a file is not
+    one of this user's runs').
     """
     try:
         entries = list(os.scandir(directory))
@@ -232,6 +234,11 @@ def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
     for entry in entries:
         match = _TEMP_NAME.match(entry.name)
         if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+                continue
+        except OSError:
             continue
         if not _alive(int(match["pid"])):
             yield Path(entry.path)

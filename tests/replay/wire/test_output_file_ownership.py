@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.wire.output_file import OutputFile, write_output
+from replay.wire.output_file import OutputFile, remove_stale_temp_files, write_output
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to chown")
 
@@ -192,3 +192,18 @@ def test_an_ordinary_user_writes_into_tmp_without_a_temp_file_beside_it() -> Non
         assert not [name for name in os.listdir("/tmp") if name.startswith(f".{out.name}.")]
     finally:
         out.unlink(missing_ok=True)
+
+
+def test_a_stale_looking_temp_file_another_user_owns_is_left_alone(tmp_path: Path) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    theirs = owned(tmp_path / f".a.sse.{int(dead.stdout)}.abcd1234.agui-tmp", STRANGER, 0o600)
+    ours = tmp_path / f".b.sse.{int(dead.stdout)}.abcd1234.agui-tmp"
+    ours.touch()
+    removed = remove_stale_temp_files([tmp_path / "a.sse", tmp_path / "b.sse"], lambda _: None)
+    assert removed == [ours]
+    assert theirs.exists()
