@@ -207,3 +207,20 @@ def test_a_stale_looking_temp_file_another_user_owns_is_left_alone(tmp_path: Pat
     removed = remove_stale_temp_files([tmp_path / "a.sse", tmp_path / "b.sse"], lambda _: None)
     assert removed == [ours]
     assert theirs.exists()
+
+
+def test_translate_refuses_another_users_file_in_a_sticky_directory_in_one_line(
+    sticky: Path,
+) -> None:
+    from typer.testing import CliRunner
+
+    from cli.app import app
+
+    target = owned(sticky / "out.sse", STRANGER, 0o666)
+    target.write_bytes(b"theirs\n")
+    result = CliRunner().invoke(app, ["translate", str(NATIVE), "-o", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"agui: {target}: owned by another user in a shared directory; choose another name\n"
+    )
+    assert target.read_bytes() == b"theirs\n"
