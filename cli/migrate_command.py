@@ -95,10 +95,14 @@ def migrate(
     output_format: OutputFormat = typer.Option(
         OutputFormat.DIFF,
         "--format",
-        help="stdout: a unified diff (default), JSON lines, SARIF, or GitHub annotations.",
+        help="Findings report format: diff (the changes as a unified diff, the default), "
+        "json (JSON lines), sarif or github (annotations).",
     ),
     as_json: bool = typer.Option(
-        False, "--json", help="Same as --format json (the spelling every command shares)."
+        False,
+        "--json",
+        help="Each site changed or flagged, and each failed file, as JSON lines on stdout "
+        "(= --format json).",
     ),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="On stderr, only failures: no TODO list, no summary."
@@ -232,22 +236,12 @@ def _migrate_stdin(
 
 def _remove_stale_temp_files(results: list[FileResult], console: Console) -> None:
     """Remove the temp files a killed `--write` left beside these files, saying so."""
-    import os
+    from replay.wire.output_file import remove_stale_temp_files
 
-    from replay.wire.output_file import stale_temp_files
+    def report(line: str) -> None:
+        console.print(line, markup=False, soft_wrap=True)
 
-    directories = {os.path.dirname(os.path.realpath(result.path)) for result in results}
-    for directory in sorted(directories):
-        for stale in stale_temp_files(directory):
-            try:
-                stale.unlink()
-            except OSError:
-                continue
-            console.print(
-                f"agui: removed {stale}, a temp file left by an interrupted run",
-                markup=False,
-                soft_wrap=True,
-            )
+    remove_stale_temp_files((result.path for result in results), report)
 
 
 def _write(results: list[FileResult]) -> list[str]:

@@ -1,17 +1,22 @@
 """`agui proxy`: the presentation side of the streaming reverse proxy.
 
 Parses the options, starts `replay.proxy.server.ProxyServer`, prints where it listens
-(and a warning when other machines can reach it), one line per exchange, the live
-check's findings with their exchange number, and a summary when it stops (Ctrl-C or
-SIGTERM). Never a header value.
+(and a warning when other machines can reach it), one line per exchange (JSON lines on
+stdout with `--json`), the live check's findings with their exchange number (JSON lines
+with `--format json`), and a summary when it stops (Ctrl-C or SIGTERM). Never a header
+value.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -27,6 +32,13 @@ if TYPE_CHECKING:
 DEFAULT_LISTEN = "127.0.0.1:8700"
 
 
+class FindingsFormat(StrEnum):
+    """How `--check` findings are printed: the `--format` every command shares."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
 @dataclass(frozen=True, slots=True)
 class ProxyRequest:
     """Everything `agui proxy` was asked to do."""
@@ -39,6 +51,10 @@ class ProxyRequest:
     cors: str | None = None
     native: bool = False
     tools: list[dict[str, Any]] | None = field(default=None)
+    json_output: bool = False
+    """`--json`: where it listens and each exchange as JSON lines on stdout."""
+    findings_json: bool = False
+    """`--format json`: `--check` findings as JSON lines (stdout, stderr under `--json`)."""
 
 
 def render_exchange(entry: ExchangeLog) -> str:
@@ -54,6 +70,36 @@ def render_exchange(entry: ExchangeLog) -> str:
     if entry.saved is not None:
         line += f" (recorded {entry.saved})"
     return line
+
+
+def exchange_record(entry: ExchangeLog) -> dict[str, Any]:
+    """`--json`'s object for one exchange: the fields of `render_exchange`'s line."""
+    return {
+        "type": "exchange",
+        "number": entry.number,
+        "method": entry.method,
+        "path": entry.path,
+        "status": entry.status,
+        "runId": entry.run_id,
+        "parentRunId": entry.parent_run_id,
+        "end": entry.end,
+        "detail": entry.detail,
+        "recorded": str(entry.saved) if entry.saved is not None else None,
+    }
+
+
+def finding_record(number: int, problem: Problem) -> dict[str, Any]:
+    """`--format json`'s object for one finding, in `agui replay --format json`'s words."""
+    location = problem.location
+    return {
+        "type": "finding",
+        "exchange": number,
+        "rule": problem.rule,
+        "severity": str(problem.severity),
+        "message": problem.message,
+        "line": location.line if location else None,
+        "index": location.index if location else None,
+    }
 
 
 def render_finding(number: int, problem: Problem) -> str:
@@ -114,11 +160,26 @@ def run_proxy(
     def say(text: str, style: str | None = None) -> None:
         out.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
 
+    lock = threading.Lock()  # exchanges end on the server's threads
+
+    def emit(record: dict[str, Any], stream: IO[str]) -> None:
+        with lock:
+            stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+            stream.flush()
+
+    findings_to = sys.stderr if request.json_output else sys.stdout
+
     def finding(number: int, problem: Problem) -> None:
+        if request.findings_json:
+            emit(finding_record(number, problem), findings_to)
+            return
         style = "yellow" if problem.severity is Severity.ERROR else None
         say(render_finding(number, problem), style)
 
     def exchange(entry: ExchangeLog) -> None:
+        if request.json_output:
+            emit(exchange_record(entry), sys.stdout)
+            return
         say(render_exchange(entry), "green" if entry.end == "complete" else "yellow")
 
     checker = LiveChecker(finding) if request.check else None
@@ -134,6 +195,8 @@ def run_proxy(
         if request.record is not None:
             say(f"agui proxy: recording exchanges in {request.record}")
         say(f"agui proxy: listening on {server.url}  (Ctrl-C to stop)")
+        if request.json_output:
+            emit({"type": "listening", "url": server.url}, sys.stdout)
         if on_ready is not None:
             on_ready(server)
         with _sigterm_as_interrupt():
@@ -196,6 +259,19 @@ def proxy(
         help="With --native: tool declarations (JSON) for full bindings and schema hashes.",
         show_default=False,
     ),
+    json_output: bool = typer.Option(
+        False,
+        "--json",
+        help="Where it listens, then each exchange, as JSON lines on stdout.",
+    ),
+    findings_format: FindingsFormat | None = typer.Option(
+        None,
+        "--format",
+        help="Findings report format (with --check): text or json (JSON lines; on stdout, "
+        "or on stderr under --json).",
+        case_sensitive=False,
+        show_default=False,
+    ),
 ) -> None:
     """Proxy an AG-UI chat endpoint: pass-through, --record, --check, or a --native bridge.
 
@@ -204,6 +280,8 @@ def proxy(
     from cli.replay_command import load_tools
 
     with handled_errors():
+        if findings_format is not None and not check:
+            raise InvalidRequest("--format formats --check's findings; add --check")
         request = ProxyRequest(
             upstream=upstream,
             listen=listen,
@@ -213,6 +291,8 @@ def proxy(
             cors=cors,
             native=native,
             tools=load_tools(tools) if tools is not None else None,
+            json_output=json_output,
+            findings_json=findings_format is FindingsFormat.JSON,
         )
         code = run_proxy(request)
     raise typer.Exit(int(code))

@@ -319,12 +319,12 @@ def replay(
     ),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     json_events: bool = typer.Option(
-        False, "--json", help="Write one normalised JSON event per line (NDJSON) on stdout."
+        False, "--json", help="The events, normalised, as JSON lines (NDJSON) on stdout."
     ),
     report_format: ReportFormat | None = typer.Option(
         None,
         "--format",
-        help="Check report format: text, json, sarif or junit (implies --check).",
+        help="Findings report format: text, json, sarif or junit (implies --check).",
         case_sensitive=False,
         show_default=False,
     ),

@@ -424,7 +424,9 @@ def resume(
         metavar="FILE",
         help="Save the response (FILE.sse) and FILE.request.json beside it.",
     ),
-    json_output: bool = typer.Option(False, "--json", help="Print response events as NDJSON."),
+    json_output: bool = typer.Option(
+        False, "--json", help="The response's events as JSON lines (NDJSON) on stdout."
+    ),
     no_input: bool = typer.Option(False, "--no-input", help="Never prompt, even on a terminal."),
 ) -> None:
     """Answer a paused run's interrupts and post the continuation the TanStack client would.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,6 +21,13 @@ from replay.wire.recording import (
     STDIN,
     STDIN_LABEL,
 )
+
+
+class NoticeFormat(StrEnum):
+    """How notices (translate's findings) are printed: the `--format` every command shares."""
+
+    TEXT = "text"
+    JSON = "json"
 
 
 def translate(
@@ -58,9 +66,16 @@ def translate(
     check: bool = typer.Option(
         False, "--check", help="Write nothing; exit 1 when an input still has legacy events."
     ),
-    as_json: bool = typer.Option(
-        False, "--json", help="Notices as JSON lines (stdout, or stderr when it carries events)."
+    notice_format: NoticeFormat | None = typer.Option(
+        None,
+        "--format",
+        help="Findings report format (the notices): text or json (JSON lines; on stdout, "
+        "or on stderr when stdout carries the translated stream).",
+        case_sensitive=False,
+        show_default=False,
     ),
+    # Promised by the README before `--format`: the notices as JSON lines.
+    as_json: bool = typer.Option(False, "--json", hidden=True),
 ) -> None:
     """Translate legacy approval events into the native interrupt terminal.
 
@@ -70,6 +85,9 @@ def translate(
     """
     in_place = in_place or in_place_alias
     with handled_errors():
+        if as_json and notice_format is NoticeFormat.TEXT:
+            raise fail("--json and --format text cannot be combined")
+        as_json = as_json or notice_format is NoticeFormat.JSON
         from replay.interrupts.descriptors import load_tools
 
         if in_place and output is not None:
@@ -87,6 +105,8 @@ def translate(
             if target == Path(inputs[0]).resolve():
                 raise fail(f"{output}: refusing to overwrite the input; use --write")
         tools = load_tools(tools_file) if tools_file is not None else None
+        if in_place or output not in (None, STDIN):
+            _remove_stale_temp_files(inputs if in_place else [str(output)])
         events_on_stdout = not check and not in_place and output in (None, STDIN)
         notices_to = sys.stderr if events_on_stdout else sys.stdout
         legacy_files = 0
@@ -157,6 +177,16 @@ def _write_atomically(
                 _print_notice(piece, as_json, notices_to)
             else:
                 out.write(piece)
+
+
+def _remove_stale_temp_files(targets: list[str]) -> None:
+    """A SIGKILLed `translate -o`/`--write` left its temp file; this run removes it."""
+    from replay.wire.output_file import remove_stale_temp_files
+
+    def report(line: str) -> None:
+        stderr.print(line, markup=False, soft_wrap=True)
+
+    remove_stale_temp_files((name for name in targets if name != STDIN), report)
 
 
 def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:

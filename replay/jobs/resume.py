@@ -39,7 +39,7 @@ from replay.resume.paused_run import PausedRun, choose_run, paused_run_from, rea
 from replay.resume.secret_mask import header_value_problem
 from replay.runs.transcript import Outcome, RunTranscript, TranscriptBuilder
 from replay.wire.canonical import wire_json
-from replay.wire.errors import AguiError, InvalidRequest, TransportFailure
+from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 from replay.wire.events import RecordedEvent, decode_events
 from replay.wire.problems import Problem, Severity
 from replay.wire.recording import Exchange, load_request, open_recordings
@@ -288,6 +288,7 @@ def find_paused_run(job: ResumeJob) -> tuple[PausedRun, list[AnswerSpec]]:
         if job.items_file is not None or job.messages_file is not None:
             raise InvalidRequest("--items and --messages describe a run by hand; drop --from")
         runs = read_runs(open_recordings(job.sources))
+        _refuse_skipped_events(runs.problems)
         run = choose_run(runs.runs, job.run_id, force=job.force)
         terminal = run.terminal.location if run.terminal is not None else None
         paused = paused_run_from(
@@ -334,6 +335,17 @@ def find_paused_run(job: ResumeJob) -> tuple[PausedRun, list[AnswerSpec]]:
         request=request,
     )
     return paused, specs
+
+
+def _refuse_skipped_events(problems: Sequence[Problem]) -> None:
+    """A recording with an event too large to parse cannot be resumed from: the skipped
+    event may be the pending call, its arguments or the history the server rebuilds the
+    batch from, so the continuation would be built on a guess."""
+    for problem in problems:
+        if problem.rule == "event-too-large":
+            where = f"{problem.location}: " if problem.location is not None else ""
+            what = problem.message.removesuffix("; skipped")
+            raise UnreadableInput(f"{where}{what}; agui resume cannot rebuild the run without it")
 
 
 def _bare_descriptors(paused: PausedRun, specs: Sequence[AnswerSpec]) -> PausedRun:

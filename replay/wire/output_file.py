@@ -6,7 +6,19 @@ the bytes (renaming over `/dev/null` would replace the device), `-` is stdout, a
 regular file is replaced atomically by a temp file created beside the *resolved*
 target, so that an interrupted run leaves the old content or the new, never half. A
 rewritten file keeps its mode and its other hard links; a new one gets the mode the
-umask allows. Errors name the user's path, never the temp file's. SIGTERM and SIGHUP
+umask allows. Errors name the user's path, never the temp file's.
+
+A temp file is created beside the target only in a directory the current user owns
+(root's own directories, when running as root). Anywhere else — `/tmp` or another
+shared sticky directory for an ordinary user, another user's home for root — a file
+there must not change owner, and a name there must not be trusted: the bytes are
+collected in an unnamed temp file (`tempfile.TemporaryFile`, in `$TMPDIR`) and copied
+into the target when the run is done, so the target keeps its inode, owner and mode,
+and an interrupted run leaves it untouched. A new file is created at that moment with
+`O_EXCL` (a name someone planted meanwhile is refused, never followed). In a sticky
+directory, as the kernel's `protected_symlinks`/`protected_regular` do, a symlink or an
+existing file owned by neither the user nor the directory's owner is refused with one
+line. SIGTERM and SIGHUP
 remove pending temp files as SIGINT does; a temp file a killed run left behind carries
 the dead process's id in its name, so a later run can recognise and remove it.
 
@@ -25,7 +37,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import BinaryIO
@@ -57,6 +69,8 @@ class OutputFile:
         self._target: str | None = None
         self._mode: int | None = None
         self._in_place = False
+        # Not our directory: bytes wait in an unnamed temp file, copied in at commit.
+        self._shared_directory: os.stat_result | None = None
         self._closed = False
         if self.path == STDOUT:
             sys.stdout.flush()
@@ -74,6 +88,7 @@ class OutputFile:
             info = None
         if info is not None and stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, "is a directory", self.path)
+        _refuse_foreign_links(self.path)
         target = os.path.realpath(self.path)
         kernel = (target, os.path.abspath(self.path))
         if info is not None and (
@@ -96,6 +111,15 @@ class OutputFile:
         elif not os.path.isdir(directory):
             raise FileNotFoundError(errno.ENOENT, "no such directory", self.path)
         self._target = target
+        folder = os.stat(directory)
+        if folder.st_uid != os.geteuid():
+            if info is not None:
+                _refuse_foreign_file(info, folder)
+            elif not os.access(directory, os.W_OK | os.X_OK):
+                # Refused now, not after the work: the file is created only at commit.
+                raise PermissionError(errno.EACCES, "permission denied")
+            self._shared_directory = folder
+            return tempfile.TemporaryFile()  # unnamed: nothing beside the target
         _watch_signals()
         fd, temp = tempfile.mkstemp(
             dir=directory,
@@ -118,7 +142,8 @@ class OutputFile:
         unfinished recording under a `.partial` name). Only before `commit()`."""
         path = os.fspath(path)
         target = os.path.realpath(path)
-        if self._temp is None or os.path.dirname(target) != os.path.dirname(self._temp):
+        beside = self._temp if self._temp is not None else self._target
+        if beside is None or os.path.dirname(target) != os.path.dirname(beside):
             raise ValueError(f"{path}: can only move to a new name beside {self.path}")
         self.path, self._target, self._mode, self._in_place = path, target, None, False
 
@@ -136,6 +161,12 @@ class OutputFile:
             with _naming(self.path):
                 if not self._owns_handle:
                     self._handle.flush()
+                    return
+                if self._shared_directory is not None and self._target is not None:
+                    with self._handle:
+                        self._handle.flush()
+                        self._handle.seek(0)
+                        _copy_into_shared(self._handle, self._target, self._shared_directory)
                     return
                 self._handle.close()
                 if self._temp is None or self._target is None:
@@ -192,7 +223,9 @@ def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
     """Temp files in `directory` that an agui run left behind when it was killed.
 
     Only names of our own pattern whose process is gone are yielded; a concurrent run's
-    temp file (its pid alive) is left alone.
+    temp file (its pid alive) is left alone, and so is a file another user owns (agui
+    creates its temp files only in the user's own directories, so such a file is not
+    one of this user's runs').
     """
     try:
         entries = list(os.scandir(directory))
@@ -202,8 +235,102 @@ def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
         match = _TEMP_NAME.match(entry.name)
         if match is None or not entry.is_file(follow_symlinks=False):
             continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+                continue
+        except OSError:
+            continue
         if not _alive(int(match["pid"])):
             yield Path(entry.path)
+
+
+def remove_stale_temp_files(
+    paths: Iterable[str | os.PathLike[str]], report: Callable[[str], None]
+) -> list[Path]:
+    """Remove the temp files killed runs left beside these output paths, saying so.
+
+    Every command that writes through `OutputFile` calls this before writing: a SIGKILL
+    cannot be caught, so the next run is the first chance to clean up. The directories
+    are those of the *resolved* targets, where the temp files were created; `report`
+    receives one line per file removed.
+    """
+    directories = {
+        os.path.dirname(os.path.realpath(os.fspath(path))) or "."
+        for path in paths
+        if os.fspath(path) != STDOUT
+    }
+    # Nothing is ever renamed into /dev or /proc (see `_KERNEL_PREFIXES`).
+    directories = {name for name in directories if not (name + "/").startswith(_KERNEL_PREFIXES)}
+    removed = []
+    for directory in sorted(directories):
+        for stale in stale_temp_files(directory):
+            try:
+                stale.unlink()
+            except OSError:
+                continue
+            removed.append(stale)
+            report(f"agui: removed {stale}, a temp file left by an interrupted run")
+    return removed
+
+
+def _copy_into_shared(source: BinaryIO, target: str, folder: os.stat_result) -> None:
+    """Put `source`'s bytes at `target` in a directory the user does not own.
+
+    A new file is created exclusively and without following a symlink (nothing planted
+    since the run began is trusted); an existing one is opened without following a
+    symlink, checked again, and overwritten in its own inode, so it keeps its owner.
+    """
+    flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(target, flags | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        fd = os.open(target, flags)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise OSError(errno.EINVAL, "no longer a regular file", target)
+            _refuse_foreign_file(info, folder)
+        except BaseException:
+            os.close(fd)
+            raise
+    with os.fdopen(fd, "wb") as writer:
+        while block := source.read(1 << 20):
+            writer.write(block)
+        writer.truncate()
+
+
+def _refuse_foreign_file(info: os.stat_result, folder: os.stat_result) -> None:
+    """In a sticky directory, a file owned by neither us nor the directory's owner is
+    someone else's: writing into it would hand them our output (`protected_regular`)."""
+    if folder.st_mode & stat.S_ISVTX and info.st_uid not in (os.geteuid(), folder.st_uid):
+        raise PermissionError(
+            errno.EACCES, "owned by another user in a shared directory; choose another name"
+        )
+
+
+def _refuse_foreign_links(path: str) -> None:
+    """Refuse to follow a symlink another user owns in a sticky, world-writable directory.
+
+    The kernel refuses to follow such links (`fs.protected_symlinks`), but agui resolves
+    the path itself to find where the temp file goes, so it must apply the rule too:
+    otherwise `-o /tmp/out.sse`, planted as a link to `/etc/passwd`, would replace it.
+    """
+    hops = 0
+    while hops < 40:
+        try:
+            link = os.lstat(path)
+        except FileNotFoundError:
+            return
+        if not stat.S_ISLNK(link.st_mode):
+            return
+        folder = os.stat(os.path.dirname(os.path.abspath(path)) or ".")
+        shared = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+        if shared and link.st_uid not in (os.geteuid(), folder.st_uid):
+            raise PermissionError(
+                errno.EACCES, "a symlink another user owns in a shared directory; not followed"
+            )
+        path = os.path.join(os.path.dirname(os.path.abspath(path)), os.readlink(path))
+        hops += 1
 
 
 def _copy_into(source: str, target: str) -> None:

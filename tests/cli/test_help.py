@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -111,9 +112,53 @@ def test_migrate_quiet_prints_only_failures(
     assert result.stderr == "broken.py:1:7: syntax error at line 1, column 7: invalid syntax\n"
 
 
+# The vocabulary every command shares (README "Conventions"): `--json` is the command's
+# primary result as JSON lines on stdout; `--format FMT` is the findings report's format.
+JSON_RESULT = {"replay": "events", "resume": "events", "migrate": "site", "proxy": "exchange"}
+FINDINGS_FORMAT = {
+    "replay": ["text", "json", "sarif", "junit"],
+    "translate": ["text", "json"],
+    "migrate": ["diff", "json", "sarif", "github"],
+    "proxy": ["text", "json"],
+}
+
+
+def _options(command: str) -> dict[str, typer.core.TyperOption]:
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    return {
+        opt: param
+        for param in group.commands[command].params
+        if isinstance(param, typer.core.TyperOption)
+        for opt in param.opts
+    }
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_json_and_format_mean_the_same_in_every_command(command: str) -> None:
+    options = _options(command)
+    json_flag, report = options.get("--json"), options.get("--format")
+    if command in JSON_RESULT:
+        assert json_flag is not None
+        assert not json_flag.hidden
+        assert "JSON lines" in (json_flag.help or "")
+        assert "on stdout" in (json_flag.help or "")
+        assert JSON_RESULT[command] in (json_flag.help or "")
+    else:  # translate: its result is a stream already; `--json` is the old `--format json`
+        assert json_flag is None or json_flag.hidden
+    if command in FINDINGS_FORMAT:
+        assert report is not None
+        assert "indings report format" in (report.help or "")
+        choices = re.search(r"--format\s+(\S+)", help_page(command, 200))
+        assert choices is not None
+        assert choices[1].split("|") == FINDINGS_FORMAT[command]
+    else:
+        assert report is None
+    for option in options.values():  # no third spelling of either idea
+        assert not {"--output-format", "--ndjson", "--report"} & set(option.opts)
+
+
 def test_json_is_spelled_the_same_everywhere(tmp_path: Path) -> None:
-    for command in ("replay", "translate", "resume", "migrate"):  # proxy prints no JSON
-        assert "--json" in help_page(command, 200), command
     (tmp_path / "t.py").write_text(
         "def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=True)\n"
     )
@@ -123,3 +168,18 @@ def test_json_is_spelled_the_same_everywhere(tmp_path: Path) -> None:
     assert spelled.stdout.startswith("{")
     clash = runner.invoke(app, ["migrate", "--json", "--format", "sarif", str(tmp_path)])
     assert clash.exit_code == 2
+
+
+def test_translate_json_is_a_hidden_alias_of_format_json() -> None:
+    legacy = (
+        Path(__file__).resolve().parents[2] / "examples" / "legacy" / "tool-approval.0.42.0.sse"
+    )
+    old = runner.invoke(app, ["translate", "--check", "--json", str(legacy)])
+    new = runner.invoke(app, ["translate", "--check", "--format", "json", str(legacy)])
+    assert (old.exit_code, old.stdout, old.stderr) == (new.exit_code, new.stdout, new.stderr)
+    assert old.exit_code == 1
+    assert [json.loads(line)["rule"] for line in new.stdout.splitlines()]
+    assert "--json" not in help_page("translate", 200)
+    clash = runner.invoke(app, ["translate", "--json", "--format", "text", str(legacy)])
+    assert clash.exit_code == 2
+    assert clash.stderr == "agui: --json and --format text cannot be combined\n"

@@ -189,3 +189,55 @@ def test_dev_stdout_redirected_to_a_file_writes_into_that_file(tmp_path: Path) -
         )
     assert out.stat().st_ino == inode  # the shell's file, not a replacement
     assert out.read_bytes() == NATIVE.read_bytes()
+
+
+def _killed_mid_write(tmp_path: Path, args: list[str]) -> str:
+    """Start `agui translate - ARGS`, wait for its temp file, SIGKILL it; the temp's name."""
+    agui = Path(sys.executable).with_name("agui")
+    process = subprocess.Popen(
+        [str(agui), "translate", "-", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    try:
+        block = NATIVE.read_bytes()
+        for _ in range((1 << 16) // len(block) + 2):
+            process.stdin.write(block)
+        process.stdin.flush()
+        deadline = time.monotonic() + 20
+        while not leftovers(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.kill()  # SIGKILL: no handler runs, the temp file stays
+        process.wait(timeout=20)
+    finally:
+        process.kill()
+        process.wait()
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
+    (temp,) = leftovers(tmp_path)
+    return temp
+
+
+@pytest.mark.parametrize("how", ["output", "write"])
+def test_the_next_translate_removes_a_sigkilled_runs_temp_file_and_says_so(
+    tmp_path: Path, how: str
+) -> None:
+    out = tmp_path / "out.sse"
+    temp = _killed_mid_write(tmp_path, ["-o", str(out)])
+    assert temp.startswith(".out.sse.")
+    assert temp.endswith(".agui-tmp")
+    live = tmp_path / f".out.sse.{os.getpid()}.abcd1234.agui-tmp"  # a run still going
+    live.write_bytes(b"")
+    if how == "output":
+        result = runner.invoke(app, ["translate", str(LEGACY), "-o", str(out)])
+    else:
+        shutil.copy(LEGACY, out)
+        result = runner.invoke(app, ["translate", "--write", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert f"agui: removed {tmp_path / temp}, a temp file left by an interrupted run" in (
+        result.stderr
+    )
+    assert leftovers(tmp_path) == [live.name]
+    assert b"RUN_FINISHED" in out.read_bytes()

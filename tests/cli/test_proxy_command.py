@@ -146,3 +146,56 @@ def test_a_non_loopback_listen_warns(upstream: Callable[..., ReplayServer]) -> N
     request = ProxyRequest(upstream=served.url, listen="0.0.0.0:0")
     assert run_proxy(request, console=console, on_ready=lambda s: s.shutdown()) == 0
     assert "agui: warning: listening on 0.0.0.0, not loopback" in text.getvalue()
+
+
+def test_json_prints_where_it_listens_and_each_exchange_on_stdout(
+    upstream: Callable[..., ReplayServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    served = upstream([str(BROKEN)], verbatim=True)
+    text = StringIO()
+    console = Console(file=text, width=300, color_system=None)
+
+    def work(server: ProxyServer) -> None:
+        with httpx.Client(timeout=5) as client:
+            client.post(server.url + "/chat", json=request_body(runId="R1"))
+
+    request = ProxyRequest(
+        upstream=served.url, listen="0", check=True, json_output=True, findings_json=True
+    )
+    code = run_proxy(request, console=console, on_ready=drive(work))
+    captured = capsys.readouterr()
+    listening, exchange = (json.loads(line) for line in captured.out.splitlines())
+    assert code == 1
+    assert listening["type"] == "listening"
+    assert listening["url"].startswith("http://127.0.0.1:")
+    assert exchange == {
+        "type": "exchange",
+        "number": 1,
+        "method": "POST",
+        "path": "/chat",
+        "status": 200,
+        "runId": "R1",
+        "parentRunId": None,
+        "end": "complete",
+        "detail": None,
+        "recorded": None,
+    }
+    # Findings go to stderr when stdout carries the exchanges, as JSON lines.
+    findings = [json.loads(line) for line in captured.err.splitlines()]
+    assert len(findings) == 11
+    assert {
+        "type": "finding",
+        "exchange": 1,
+        "rule": "unknown-message-id",
+        "severity": "error",
+        "message": "TEXT_MESSAGE_CONTENT names messageId 'msg_2', never started",
+        "line": 7,
+        "index": 3,
+    } in findings
+    assert "#1 POST" not in text.getvalue()  # no human exchange line either
+
+
+def test_format_without_check_is_refused() -> None:
+    result = CliRunner().invoke(app, ["proxy", "--upstream", "http://x", "--format", "json"])
+    assert result.exit_code == 2
+    assert result.stderr == "agui: --format formats --check's findings; add --check\n"

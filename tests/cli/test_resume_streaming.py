@@ -171,3 +171,59 @@ def test_curl_carries_the_deadline() -> None:
     assert result.exit_code == 0, result.stderr
     assert " --max-time 2.5 " in result.stdout
     assert "--max-time" not in invoke("--curl").stdout
+
+
+def _with_huge_delta(stream: bytes, megabytes: int) -> bytes:
+    """`stream` with its first text delta grown to `megabytes` MiB: one huge event."""
+    head, marker, tail = stream.partition(b'"type":"TEXT_MESSAGE_CONTENT"')
+    assert marker
+    before, delta, after = tail.partition(b'"delta":"')
+    _, _, rest = after.partition(b'"')
+    return head + marker + before + delta + b"y" * (megabytes << 20) + b'"' + rest
+
+
+def _agui(*args: str) -> tuple[float, subprocess.CompletedProcess[str]]:
+    agui = Path(sys.executable).with_name("agui")
+    began = time.monotonic()
+    done = subprocess.run(
+        [str(agui), "resume", "--no-input", *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        timeout=120,
+        check=False,
+    )
+    return time.monotonic() - began, done
+
+
+def test_a_recording_with_a_50_mb_event_is_refused_in_one_line_in_linear_time(
+    tmp_path: Path,
+) -> None:
+    took = {}
+    for megabytes in (25, 50):
+        recording = tmp_path / f"big{megabytes}.sse"
+        recording.write_bytes(_with_huge_delta(Path(APPROVAL_RUN1).read_bytes(), megabytes))
+        took[megabytes], done = _agui("--from", str(recording), "--approve-all", "--dry-run")
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == ""
+        assert done.stderr == (
+            f"agui: {recording}:5: event 2: event data of {megabytes:.1f} MB is over agui's "
+            "limit of 16 MB; agui resume cannot rebuild the run without it\n"
+        )
+    # Linear, not quadratic: twice the event, well under four times the time (the start-up
+    # of a process is in both).
+    assert took[50] < 3 * took[25] + 1, took
+
+
+def test_a_server_answering_with_a_100_mb_event_is_cut_off_in_one_line() -> None:
+    body = _with_huge_delta(APPROVAL_RUN2, 100)
+    chunks = [body[start : start + (1 << 20)] for start in range(0, len(body), 1 << 20)]
+    with scripted_server({"/chat": Route(chunks)}) as server:
+        _, done = _agui(
+            "--from", APPROVAL_RUN1, "--approve", "transfer", "--url", server.url("/chat")
+        )
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines() if "without ending an event" in line]
+    assert len(errors) == 1, done.stderr
+    assert "the limit is 33,554,432" in errors[0]
+    assert "Traceback" not in done.stderr
