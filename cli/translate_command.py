@@ -16,10 +16,6 @@ import typer
 
 from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
 from replay.wire.problems import Problem
-from replay.wire.recording import (
-    STDIN,
-    STDIN_LABEL,
-)
 
 
 def translate(
@@ -71,6 +67,7 @@ def translate(
     in_place = in_place or in_place_alias
     with handled_errors():
         from replay.interrupts.descriptors import load_tools
+        from replay.wire.recording import STDIN, STDIN_LABEL
 
         if in_place and output is not None:
             raise fail("--write and --output cannot be used together")
@@ -122,6 +119,7 @@ def _translate_one(
     notices_to: IO[str],
 ) -> bool:
     from replay.jobs.translate import open_translation
+    from replay.wire.recording import STDIN
 
     with open_translation(name, tools=tools, request_file=request_file) as translation:
         pieces = translation.pieces
