@@ -40,15 +40,17 @@ def when_loaded(style: Callable[[types.ModuleType], None]) -> None:
 
 
 class _HookedImport:
-    """A `sys.meta_path` finder for `typer.rich_utils` alone; it removes itself when used."""
+    """A `sys.meta_path` finder for `typer.rich_utils` alone, once; it leaves when used."""
 
     def __init__(self, style: Callable[[types.ModuleType], None]) -> None:
         self.style = style
+        self.used = False
 
     def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-        if name != RICH_UTILS:
+        if name != RICH_UTILS or self.used:
             return None
-        sys.meta_path.remove(self)
+        # Not removed from sys.meta_path here: the import system is iterating over it.
+        self.used = True
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return spec
@@ -56,6 +58,8 @@ class _HookedImport:
         style = self.style
 
         def exec_module(module: types.ModuleType) -> None:
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
             with stand_ins():
                 load(module)
             style(module)
