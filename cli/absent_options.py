@@ -20,14 +20,16 @@ typer_process_value: Any = None  # typer's own `process_value`, the plain twin
 
 def install() -> None:
     """Skip building a coercion adapter for a value that is `None` (idempotent)."""
-    global _installed
+    global _installed, typer_process_value
     if _installed:
         return
     _installed = True
     from typer import core
 
-    global typer_process_value
-    typer_process_value = core._TyperParameter.process_value
+    parameter_class = getattr(core, "_TyperParameter", None)
+    if parameter_class is None or not hasattr(parameter_class, "get_runtime_param"):
+        return  # a typer without lazily built adapters: nothing to skip
+    typer_process_value = parameter_class.process_value
 
     def process_value(self: Any, ctx: Any, value: Any) -> Any:
         if value is not None or self._runtime_param is not None:
@@ -38,7 +40,7 @@ def install() -> None:
         finally:
             self._runtime_param = None
 
-    core._TyperParameter.process_value = process_value  # type: ignore[method-assign]
+    parameter_class.process_value = process_value
 
 
 def absent_value(param: Any) -> tuple[()] | None:
