@@ -74,7 +74,7 @@ def stand_ins() -> Iterator[None]:
     placed = {}
     for module_name, class_name in DEFERRED.items():
         if module_name not in sys.modules:
-            module = types.ModuleType(module_name)
+            module = _StandInModule(module_name)
             setattr(module, class_name, deferred_class(module_name, class_name))
             placed[module_name] = module
     sys.modules.update(placed)
@@ -86,6 +86,22 @@ def stand_ins() -> Iterator[None]:
                 del sys.modules[module_name]
 
 
+class _StandInModule(types.ModuleType):
+    """A stand-in module; any name it does not stand in for comes from the real one."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # the import system probing (`__path__`, `__file__`...)
+            raise AttributeError(name)
+        return getattr(real_module(self.__name__), name)
+
+
+def real_module(name: str) -> types.ModuleType:
+    """The real module `name`, imported now if a stand-in holds its place."""
+    if isinstance(sys.modules.get(name), _StandInModule):
+        del sys.modules[name]
+    return importlib.import_module(name)
+
+
 class _Deferred(type):
     """Metaclass of a stand-in: attributes, calls and `isinstance` go to the real class."""
 
@@ -93,7 +109,7 @@ class _Deferred(type):
     _name: str
 
     def real(cls) -> Any:
-        return getattr(importlib.import_module(cls._module), cls._name)
+        return getattr(real_module(cls._module), cls._name)
 
     def __getattr__(cls, attribute: str) -> Any:
         return getattr(cls.real(), attribute)

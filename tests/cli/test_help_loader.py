@@ -130,3 +130,16 @@ def test_stand_ins_leave_no_trace_and_never_replace_a_loaded_module(
         assert isinstance(sys.modules["rich.markdown"].Markdown, help_loader._Deferred)
     assert "rich.markdown" not in sys.modules
     assert sys.modules["rich.traceback"] is real
+
+
+def test_a_name_no_stand_in_covers_comes_from_the_real_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(sys.modules, "rich.markdown", raising=False)
+    monkeypatch.delitem(sys.modules, "rich.traceback", raising=False)
+    with help_loader.stand_ins():
+        from rich.markdown import Heading  # not a name typer imports today
+
+        assert not isinstance(sys.modules["rich.markdown"], help_loader._StandInModule)
+    assert Heading.__module__ == "rich.markdown"
+    assert sys.modules["rich.markdown"].Heading is Heading
