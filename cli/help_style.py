@@ -16,6 +16,8 @@ import re
 import sys
 from typing import Any
 
+from cli import help_loader
+
 _installed = False
 
 
@@ -25,7 +27,7 @@ def install() -> None:
     if _installed:
         return
     _installed = True
-    from typer import core, rich_utils
+    from typer import core
 
     typer_option_type = core.TyperOption.display_type_rich
 
@@ -50,7 +52,11 @@ def install() -> None:
     core.TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
     core.TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
     core.TyperArgument._usage_display_name = argument_usage  # type: ignore[method-assign]
-    rich_utils.rich_format_error = one_line_error  # type: ignore[assignment]
+    help_loader.when_loaded(_style_rich_utils)
+
+
+def _style_rich_utils(rich_utils: Any) -> None:
+    rich_utils.rich_format_error = one_line_error
     rich_utils._fix_linebreaks = join_lines
 
 

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from cli.errors import ExitCode, handled_errors, stderr
 from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from replay.proxy.app import ExchangeLog
     from replay.proxy.server import ProxyServer
     from replay.wire.problems import Problem

@@ -17,10 +17,6 @@ import typer
 
 from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
 from replay.wire.problems import Problem
-from replay.wire.recording import (
-    STDIN,
-    STDIN_LABEL,
-)
 
 
 class NoticeFormat(StrEnum):
@@ -89,6 +85,7 @@ def translate(
             raise fail("--json and --format text cannot be combined")
         as_json = as_json or notice_format is NoticeFormat.JSON
         from replay.interrupts.descriptors import load_tools
+        from replay.wire.recording import STDIN, STDIN_LABEL
 
         if in_place and output is not None:
             raise fail("--write and --output cannot be used together")
@@ -142,6 +139,7 @@ def _translate_one(
     notices_to: IO[str],
 ) -> bool:
     from replay.jobs.translate import open_translation
+    from replay.wire.recording import STDIN
 
     with open_translation(name, tools=tools, request_file=request_file) as translation:
         pieces = translation.pieces
