@@ -180,6 +180,7 @@ def _write_atomically(
 def _remove_stale_temp_files(targets: list[str]) -> None:
     """A SIGKILLed `translate -o`/`--write` left its temp file; this run removes it."""
     from replay.wire.output_file import remove_stale_temp_files
+    from replay.wire.recording import STDIN
 
     def report(line: str) -> None:
         stderr.print(line, markup=False, soft_wrap=True)
