@@ -257,7 +257,7 @@ def run_export(recordings: tuple[str, ...], what: ExportWhat) -> ExitCode:
 def _html_report(path: Path, options: ReplayOptions) -> HtmlReport:
     """Start the `--html` page, with the interrupt wording the timeline uses."""
     from cli.timeline import KIND_LABELS, answer_hint
-    from replay.interrupts.batch import kind_of
+    from replay.interrupts.descriptor_reader import kind_of
     from replay.runs.html_report import HtmlReport
 
     def describe(descriptor: Mapping[str, Any]) -> tuple[str, str]:

@@ -19,7 +19,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
-from replay.interrupts.batch import InterruptError, InterruptKind, kind_of, validate_batch
+from replay.interrupts.batch import validate_batch
+from replay.interrupts.descriptor_reader import InterruptKind, kind_of
+from replay.interrupts.interrupt_errors import InterruptError
 from replay.resume.answers import AnswerOptions, AnswerSpec, resolve_answers, specs_from_options
 from replay.resume.client import (
     AtomicFile,
