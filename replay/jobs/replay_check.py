@@ -2,11 +2,12 @@
 each event, run and finding to the caller's view in the order a reader must see them.
 
 `agui replay` (timeline, `--json`, `--check`, `--format`) is a view over this job; so can
-any Python caller be. When the view does not look at single events (nothing shown or
-paced per event, nothing normalised), recording files are read through the large-file
-reader (`replay.large.read`) with deltas folded and the helper's settled stretches
-adopted: the view then gets `--json` lines in bulk through `line`.
-"""
+any Python caller be, and so is the pytest plugin's `assert_agui_clean` (through
+`check_streams`, which also takes a captured stream that is no file). When the view does
+not look at single events (nothing shown or paced per event, nothing normalised),
+recording files are read through the large-file reader (`replay.large.read`) with
+deltas folded and the helper's settled stretches adopted: the view then gets `--json`
+lines in bulk through `line`."""
 
 from __future__ import annotations
 
@@ -81,6 +82,26 @@ def check_recordings(
     legacy approval events (with `tools`' declarations) before validation; `strict`
     makes warnings fail. Raises only when the job cannot be done.
     """
+    # A generator: each recording is opened only when its turn comes, after the
+    # findings of the ones before it have been shown.
+    sources = ((name, open_recording(name, pieces=True)) for name in names)
+    return check_streams(
+        sources, view, strict=strict, normalize=normalize, native=native, tools=tools, now=now
+    )
+
+
+def check_streams(
+    sources: Iterable[tuple[str, Iterable[Exchange]]],
+    view: CheckView,
+    *,
+    strict: bool = False,
+    normalize: bool = False,
+    native: bool = False,
+    tools: list[dict[str, Any]] | None = None,
+    now: Callable[[], Any] | None = None,
+) -> CheckSummary:
+    """`check_recordings` over sources already opened: each a name (a recording argument,
+    or `<stream>` for a captured stream) and its exchanges, one timeline in order."""
     translate = _translator(tools) if native else None
     normalizer = Normalizer() if normalize else None
     builder = TranscriptBuilder()
@@ -131,9 +152,9 @@ def check_recordings(
     gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
     try:
         add = builder.add
-        for name in names:
+        for name, exchanges in sources:
             emit(checker.begin_source(name))
-            for exchange in open_recording(name, pieces=True):
+            for exchange in exchanges:
                 if normalizer is not None and exchange.request is not None:
                     exchange = replace(exchange, request=normalizer.request(exchange.request))
                 emit(checker.begin_exchange(exchange.source))
