@@ -8,7 +8,7 @@ generic-continuation reader); where agui knows more than the stateless server (t
 recorded batch), it is stricter, never looser. `client_rules=True` adds the checks that
 only the TanStack client makes (no edits on a rejection, no stray envelope keys).
 
-The server's rule order stays whole here (about 360 lines), so this reads side by side
+The server's rule order stays whole here (about 400 lines), so this reads side by side
 with the server function; what it reads from a descriptor is
 `replay.interrupts.descriptor_reader`, how a schema violation is worded is
 `replay.interrupts.schema_issues`, and the errors it returns are

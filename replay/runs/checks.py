@@ -8,6 +8,10 @@ do that without holding every transcript it keeps one small `RunEntry` per run: 
 outcome, its own tool-call ids and, for a paused run, its descriptors as compressed
 JSON. The index is bounded (least recently used runs are evicted) so memory stays flat
 however long the recording is.
+
+Kept whole (about 410 lines): `Checker` is one streaming state machine, and its
+per-source, per-exchange and per-run bookkeeping and the run index it judges
+continuations by change together.
 """
 
 from __future__ import annotations
