@@ -97,7 +97,7 @@ def agui_findings(
     """Every finding agui reports for a recording file or a captured stream, in order:
     the replay-check job's (`replay.jobs.replay_check`), as `agui replay --check` gets
     them."""
-    from replay.jobs.replay_check import check_recordings, check_streams
+    from replay.jobs.replay_check import check_recordings
 
     findings = _Findings()
     if isinstance(path_or_text, os.PathLike):
@@ -112,8 +112,8 @@ def agui_findings(
     from replay.wire.sse import decode_bytes
 
     data = text if isinstance(text, bytes) else text.encode("utf-8")
-    stream = [("<stream>", [Exchange("<stream>", decode_bytes(data))])]
-    check_streams(stream, findings, native=native, tools=tools)
+    stream = ("<stream>", [Exchange("<stream>", decode_bytes(data))])
+    check_recordings([stream], findings, native=native, tools=tools)
     return findings.found
 
 
@@ -127,16 +127,16 @@ class _Findings:
         self.found: list[Problem] = []
 
     def source(self, exchange: Exchange) -> None:
-        pass
+        """Each finding names its own source: a new exchange says nothing more."""
 
     def event(self, event: RecordedEvent) -> None:
-        pass
+        """A test asserts on findings, not on the events it already holds."""
 
     def line(self, item: object) -> None:
-        pass
+        """Not asked for: a per-event view gets no `--json` lines."""
 
     def run(self, run: RunTranscript) -> None:
-        pass
+        """A run's findings follow it; the run itself is not reported."""
 
     def problem(self, problem: Problem) -> None:
         self.found.append(problem)

@@ -2,8 +2,8 @@
 each event, run and finding to the caller's view in the order a reader must see them.
 
 `agui replay` (timeline, `--json`, `--check`, `--format`) is a view over this job; so can
-any Python caller be, and so is the pytest plugin's `assert_agui_clean` (through
-`check_streams`, which also takes a captured stream that is no file). When the view does
+any Python caller be, and so is the pytest plugin's `assert_agui_clean` (which also
+hands it captured streams that are no file). When the view does
 not look at single events (nothing shown or paced per event, nothing normalised),
 recording files are read through the large-file reader (`replay.large.read`) with
 deltas folded and the helper's settled stretches adopted: the view then gets `--json`
@@ -64,10 +64,12 @@ class CheckSummary:
 
 
 Stage = Callable[[Iterable[Any]], Iterator[Any]]
+Source = tuple[str, Iterable[Exchange]]
+"""A recording already opened: the name findings carry, and its exchanges."""
 
 
 def check_recordings(
-    names: Sequence[str],
+    names: Sequence[str | Source],
     view: CheckView,
     *,
     strict: bool = False,
@@ -78,30 +80,18 @@ def check_recordings(
 ) -> CheckSummary:
     """Check recordings `names` (one timeline) and show them through `view`.
 
+    Each of `names` is a recording argument, or a source already opened: a name and its
+    exchanges (the pytest plugin checks a captured stream as `("<stream>", [exchange])`).
     `normalize` replaces generated ids and clocks with stable tokens; `native` translates
     legacy approval events (with `tools`' declarations) before validation; `strict`
     makes warnings fail. Raises only when the job cannot be done.
     """
     # A generator: each recording is opened only when its turn comes, after the
     # findings of the ones before it have been shown.
-    sources = ((name, open_recording(name, pieces=True)) for name in names)
-    return check_streams(
-        sources, view, strict=strict, normalize=normalize, native=native, tools=tools, now=now
+    sources = (
+        name if isinstance(name, tuple) else (name, open_recording(name, pieces=True))
+        for name in names
     )
-
-
-def check_streams(
-    sources: Iterable[tuple[str, Iterable[Exchange]]],
-    view: CheckView,
-    *,
-    strict: bool = False,
-    normalize: bool = False,
-    native: bool = False,
-    tools: list[dict[str, Any]] | None = None,
-    now: Callable[[], Any] | None = None,
-) -> CheckSummary:
-    """`check_recordings` over sources already opened: each a name (a recording argument,
-    or `<stream>` for a captured stream) and its exchanges, one timeline in order."""
     translate = _translator(tools) if native else None
     normalizer = Normalizer() if normalize else None
     builder = TranscriptBuilder()

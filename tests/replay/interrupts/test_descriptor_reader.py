@@ -8,14 +8,8 @@ from typing import Any
 
 import pytest
 
-from replay.interrupts.descriptor_reader import (
-    InterruptKind,
-    approval_branches,
-    binding_of,
-    branch_schema,
-    kind_of,
-    parse_expires_at,
-)
+import replay.interrupts.descriptor_reader as reader
+from replay.interrupts.descriptor_reader import InterruptKind, kind_of
 
 REFERENCE = Path(__file__).parent.parent.parent / "fixtures" / "reference"
 
@@ -42,23 +36,23 @@ def test_kinds_come_from_the_binding_then_the_legacy_marker() -> None:
 
 def test_a_binding_is_read_only_when_it_is_an_object() -> None:
     approval = interrupts_of("tool-approval.approve.run1.sse")[0]
-    binding = binding_of(approval)
+    binding = reader.binding_of(approval)
     assert binding is not None
     assert binding["kind"] == "tool-approval"
-    assert binding_of({"metadata": {"tanstack:interruptBinding": "approval"}}) is None
-    assert binding_of({"metadata": None}) is None
+    assert reader.binding_of({"metadata": {"tanstack:interruptBinding": "approval"}}) is None
+    assert reader.binding_of({"metadata": None}) is None
 
 
 def test_approval_branches_split_the_response_schema_by_decision() -> None:
     approval = interrupts_of("tool-approval.approve.run1.sse")[0]
-    branches = approval_branches(approval)
+    branches = reader.approval_branches(approval)
     assert sorted(branches) == [False, True]
-    edited = branch_schema(branches[True], "editedArgs")
+    edited = reader.branch_schema(branches[True], "editedArgs")
     assert edited is not None
     assert edited["required"] == ["amount", "recipient"]
-    assert branch_schema(branches[False], "editedArgs") is None
-    assert branch_schema(None, "payload") is None
-    assert approval_branches({"responseSchema": {"oneOf": "no"}}) == {}
+    assert reader.branch_schema(branches[False], "editedArgs") is None
+    assert reader.branch_schema(None, "payload") is None
+    assert reader.approval_branches({"responseSchema": {"oneOf": "no"}}) == {}
 
 
 @pytest.mark.parametrize(
@@ -72,4 +66,4 @@ def test_approval_branches_split_the_response_schema_by_decision() -> None:
     ],
 )
 def test_expires_at_parsing(text: str, valid: bool) -> None:
-    assert (parse_expires_at(text) is not None) is valid
+    assert (reader.parse_expires_at(text) is not None) is valid
