@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
-from replay.interrupts.batch import (
+from replay.interrupts.descriptor_reader import (
     PAYLOAD_KEY,
     InterruptKind,
     approval_branches,

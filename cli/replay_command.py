@@ -5,6 +5,10 @@ The command is a loop over one streaming pipeline (decode → optional legacy tr
 the timeline (default), NDJSON events (`--json`) or a check report (`--check`,
 `--format`). Options are parsed into `ReplayOptions`; `run_replay` does the job and
 returns the exit code, so new options only touch the signature and that dataclass.
+
+Kept whole (about 470 lines): one command's presentation — its options, the views over
+the replay-check job, `--export` and `--html` — which change together when an option is
+added; the work itself is `replay.jobs.replay_check`.
 """
 
 from __future__ import annotations
@@ -257,7 +261,7 @@ def run_export(recordings: tuple[str, ...], what: ExportWhat) -> ExitCode:
 def _html_report(path: Path, options: ReplayOptions) -> HtmlReport:
     """Start the `--html` page, with the interrupt wording the timeline uses."""
     from cli.timeline import KIND_LABELS, answer_hint
-    from replay.interrupts.batch import kind_of
+    from replay.interrupts.descriptor_reader import kind_of
     from replay.runs.html_report import HtmlReport
 
     def describe(descriptor: Mapping[str, Any]) -> tuple[str, str]:

@@ -5,6 +5,10 @@ The paused run comes from a recording (`--from`) or is described by hand (`--run
 interactive prompts. The continuation is built exactly as the TanStack client builds
 it, validated locally, then printed (`--dry-run`, `--curl`) or posted, and the live
 response is shown with the same timeline as `agui replay`.
+
+Kept whole (about 480 lines): one command's presentation — options, the view that prompts
+and shows the live response, the outcome and the next command to run; the work itself is
+`replay.jobs.resume`.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from replay.interrupts.batch import (
+from replay.interrupts.descriptor_reader import (
     InterruptKind,
     approval_branches,
     binding_of,

@@ -7,12 +7,15 @@ of them. Only the processes that parse import libcst (a third of a second): a bi
 workers load it while this process is still reading and prefiltering files. A failure in
 one file becomes that file's result and never stops the run.
 The runner never writes: the CLI decides whether to diff, write or check.
+
+Kept whole (about 440 lines): the worker processes import their tasks from this module
+by name, and those tasks are the one-file migration itself, so the pool and the file
+step share one module; how lines move across a rewrite is `codemods.line_diff`.
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
 import io
 import os
 import re
@@ -27,6 +30,7 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
+from codemods.line_diff import follow_line_ends, line_map
 from codemods.outline import Outline, mentions, span
 from codemods.settings import Settings
 from codemods.site import Site
@@ -46,10 +50,6 @@ BATCH = 4
 CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
 # Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
 NEWLINE = re.compile(r"\r\n|\r|\n")
-# A line feed not preceded by a carriage return: with a CRLF elsewhere, a mixed file.
-MIXED_LF = re.compile(r"(?<!\r)\n")
-# One line with its ending (the last one may have none), as Python's tokenizer splits.
-LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class FileStatus(StrEnum):
@@ -111,7 +111,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
     result = (
-        source if code is None else _encode(_follow_line_ends(module.code, code), module.encoding)
+        source if code is None else _encode(follow_line_ends(module.code, code), module.encoding)
     )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
@@ -192,7 +192,7 @@ def _migrate_region(
     sites = [_moved(site, site.line + start - 1) for site in sites]
     if code is None:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
-    result = _encode(_follow_line_ends(text, text[:begin] + code + text[end:]), encoding)
+    result = _encode(follow_line_ends(text, text[:begin] + code + text[end:]), encoding)
     if result is None:
         return _failed(path, f"cannot encode the result in {encoding}")
     if result == source:
@@ -228,7 +228,7 @@ def _apply(
             code = latest = updated.code
             if position < len(active):  # a later rule needs positions in the new code
                 before = module.code if outline is None else outline.text
-                lines_now = _line_map(before, code, lines_now)
+                lines_now = line_map(before, code, lines_now)
                 outline = replace(
                     Outline.of(code, partial=partial, encoding=encoding),
                     imported=None if outline is None else outline.imported,
@@ -436,55 +436,7 @@ def _outline(source: bytes, encoding: str) -> Outline | None:
         return None
 
 
-def _follow_line_ends(before: str, after: str) -> str:
-    """In a file mixing CRLF and LF, give each new line the ending of the line it replaces.
-
-    LibCST writes every new line with the module's first line ending; in a mixed file
-    that is wrong for lines that replace (or sit among) lines ending the other way.
-    Files with one kind of line ending come back untouched.
-    """
-    if "\r\n" not in before or not MIXED_LF.search(before):
-        return after
-    old = LINE.findall(before)
-    new = LINE.findall(after)
-    matcher = difflib.SequenceMatcher(
-        None,
-        [line.rstrip("\r\n") for line in old],
-        [line.rstrip("\r\n") for line in new],
-        autojunk=False,
-    )
-    out: list[str] = []
-    for tag, i1, _, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            out.extend(new[j1:j2])
-            continue
-        # The replaced line's ending; for an insertion, the ending of the line after it.
-        model = old[i1] if i1 < len(old) else (old[-1] if old else "\n")
-        ending = model[len(model.rstrip("\r\n")) :] or "\n"
-        for line in new[j1:j2]:
-            body = line.rstrip("\r\n")
-            out.append(body + ending if body != line else line)
-    return "".join(out)
-
-
 def _moved(site: Site, line: int) -> Site:
     if line == site.line:
         return site
     return Site(site.rule, line, site.column, site.message, site.action, site.marked)
-
-
-def _line_map(before: str, after: str, previous: list[int] | None) -> list[int]:
-    """For each line of `after`, the original line it came from (edits map to their start)."""
-    old = before.splitlines(keepends=True)
-    new = after.splitlines(keepends=True)
-    origin = previous if previous is not None else list(range(1, len(old) + 2))
-    mapped: list[int] = []
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            mapped.extend(origin[i1:i2])
-        else:
-            start = origin[min(i1, len(origin) - 1)]
-            mapped.extend([start] * (j2 - j1))
-    mapped.append(origin[-1])  # a site on a final line without newline
-    return mapped

@@ -4,7 +4,9 @@ Loaded through the `pytest11` entry point whenever agui is installed. It adds th
 `agui_serve` fixture (a factory: `agui_serve(path, pace="fast", **options) -> url`,
 serving a recording on a free 127.0.0.1 port until the test ends) and the
 `assert_agui_clean(path_or_text)` helper, which replays a recording or a captured
-stream through agui's checks and fails the test with the findings. Importing this module
+stream through agui's checks and fails the test with the findings. The checking is the
+replay-check job itself (`replay.jobs.replay_check`, the one `agui replay --check`
+runs), so the plugin and the command cannot drift apart. Importing this module
 costs nothing beyond pytest: the stream layer is imported when a fixture or the helper
 is first used.
 """
@@ -12,14 +14,16 @@ is first used.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
+    from replay.runs.transcript import RunTranscript
     from replay.serve.server import ReplayServer
+    from replay.wire.events import RecordedEvent
     from replay.wire.problems import Problem
     from replay.wire.recording import Exchange
 
@@ -90,62 +94,52 @@ def _start(
 def agui_findings(
     path_or_text: PathLike | bytes, *, native: bool = False, tools: Any = None
 ) -> list[Problem]:
-    """Every finding agui reports for a recording file or a captured stream, in order."""
-    from replay.runs.checks import Checker
-    from replay.runs.transcript import RunTranscript, TranscriptBuilder
-    from replay.wire.events import decode_events
-    from replay.wire.recording import Exchange, open_recording
-    from replay.wire.sse import decode_bytes
+    """Every finding agui reports for a recording file or a captured stream, in order:
+    the replay-check job's (`replay.jobs.replay_check`), as `agui replay --check` gets
+    them."""
+    from replay.jobs.replay_check import check_recordings
 
-    source, exchanges = _exchanges(path_or_text, open_recording, Exchange, decode_bytes)
-    builder = TranscriptBuilder()
-    checker = Checker()
-    found: list[Problem] = []
-
-    def take(items: Iterable[RunTranscript | Problem]) -> None:
-        for item in items:
-            if isinstance(item, RunTranscript):
-                found.extend(checker.run(item))
-            else:
-                found.append(item)
-
-    take(checker.begin_source(source))
-    for exchange in exchanges:
-        take(checker.begin_exchange(exchange.source))
-        take(builder.begin_exchange(exchange))
-        transform = _translation(tools, exchange.request) if native else None
-        for item in decode_events(exchange.source, exchange.messages, transform):
-            checker.observe(item)
-            take(builder.add(item))
-    take(builder.finish())
-    take(checker.finish())
-    return found
-
-
-def _exchanges(
-    path_or_text: PathLike | bytes, open_recording: Any, exchange_type: Any, decode: Any
-) -> tuple[str, Iterable[Exchange]]:
-    if isinstance(path_or_text, bytes):
-        return "<stream>", [exchange_type("<stream>", decode(path_or_text))]
+    findings = _Findings()
     if isinstance(path_or_text, os.PathLike):
-        name = os.fspath(path_or_text)
-        return name, open_recording(name)
+        check_recordings([os.fspath(path_or_text)], findings, native=native, tools=tools)
+        return findings.found
     text = path_or_text
     # A one-line string naming an existing file is a path; anything else is stream text.
-    if "\n" not in text and text.strip() and Path(text).is_file():
-        return text, open_recording(text)
-    return "<stream>", [exchange_type("<stream>", decode(text.encode("utf-8")))]
+    if isinstance(text, str) and "\n" not in text and text.strip() and Path(text).is_file():
+        check_recordings([text], findings, native=native, tools=tools)
+        return findings.found
+    from replay.wire.recording import Exchange
+    from replay.wire.sse import decode_bytes
+
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    stream = ("<stream>", [Exchange("<stream>", decode_bytes(data))])
+    check_recordings([stream], findings, native=native, tools=tools)
+    return findings.found
 
 
-def _translation(tools: Any, request: dict[str, Any] | None) -> Callable[[Iterable[Any]], Any]:
-    import functools
-    import importlib
+class _Findings:
+    """The job's view for the plugin: it keeps the findings and shows nothing. It asks for
+    events one by one, so the job reads them plainly and renders no `--json` lines."""
 
-    module = importlib.import_module("replay.translate.translation")
-    stage: Callable[[Iterable[Any]], Any] = functools.partial(
-        module.translate_items, tools=tools, request=request
-    )
-    return stage
+    per_event = True
+
+    def __init__(self) -> None:
+        self.found: list[Problem] = []
+
+    def source(self, exchange: Exchange) -> None:
+        """Each finding names its own source: a new exchange says nothing more."""
+
+    def event(self, event: RecordedEvent) -> None:
+        """A test asserts on findings, not on the events it already holds."""
+
+    def line(self, item: object) -> None:
+        """Not asked for: a per-event view gets no `--json` lines."""
+
+    def run(self, run: RunTranscript) -> None:
+        """A run's findings follow it; the run itself is not reported."""
+
+    def problem(self, problem: Problem) -> None:
+        self.found.append(problem)
 
 
 def assert_agui_clean(

@@ -8,219 +8,38 @@ generic-continuation reader); where agui knows more than the stateless server (t
 recorded batch), it is stricter, never looser. `client_rules=True` adds the checks that
 only the TanStack client makes (no edits on a rejection, no stray envelope keys).
 
-Kept whole (about 600 lines): it is one port of one server function, and reads best
-side by side with it in the server's own rule order.
+The server's rule order stays whole here (about 400 lines), so this reads side by side
+with the server function; what it reads from a descriptor is
+`replay.interrupts.descriptor_reader`, how a schema violation is worded is
+`replay.interrupts.schema_issues`, and the errors it returns are
+`replay.interrupts.interrupt_errors`.
 """
 
 from __future__ import annotations
 
-import email.utils
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
-from replay.wire.canonical import CanonicalJsonError, canonical_json, digest, locale_sort_key
-
-BINDING_KEY = "tanstack:interruptBinding"
-CONTINUATION_KEY = "tanstack:interruptContinuation"
-PAYLOAD_KEY = "tanstack:interruptPayload"
+from replay.interrupts.descriptor_reader import (
+    CONTINUATION_KEY,
+    InterruptKind,
+    approval_branches,
+    binding_of,
+    branch_schema,
+    kind_of,
+    parse_expires_at,
+)
+from replay.interrupts.interrupt_errors import InterruptError
+from replay.interrupts.schema_issues import schema_errors
+from replay.wire.canonical import CanonicalJsonError, digest, locale_sort_key
 
 MISSING_PARENT_MESSAGE = (
     "Interrupt continuation requires parentRunId to identify the interrupted run."
 )
 INCOMPLETE_MESSAGE = "Resume entries must resolve or cancel the complete interrupt batch."
 ITEMS_INVALID_MESSAGE = "One or more interrupt resolutions are invalid."
-
-
-class InterruptKind(StrEnum):
-    """What answers an interrupt, read from its binding (or its pre-binding markers)."""
-
-    TOOL_APPROVAL = "tool-approval"
-    CLIENT_TOOL = "client-tool-execution"
-    GENERIC = "generic"
-    UNBOUND = "unbound"
-    """No TanStack binding: another AG-UI producer, or an older TanStack."""
-
-
-@dataclass(frozen=True, slots=True)
-class InterruptError:
-    """One `InterruptSubmissionError` as the server puts it in `interruptErrors`."""
-
-    scope: str
-    code: str
-    message: str
-    interrupt_id: str | None = None
-    path: tuple[str | int, ...] = ()
-    interrupt_ids: tuple[str, ...] = ()
-    source: str = "client"
-
-    def to_wire(self, *, thread_id: str, interrupted_run_id: str) -> dict[str, Any]:
-        """The error object exactly as `metadata.tanstack.interruptErrors` carries it."""
-        wire: dict[str, Any] = {
-            "scope": self.scope,
-            "threadId": thread_id,
-            "interruptedRunId": interrupted_run_id,
-            "generation": 0,
-        }
-        if self.scope == "item":
-            wire["interruptId"] = self.interrupt_id
-        wire.update(code=self.code, message=self.message, source=self.source, retryable=False)
-        if self.scope == "item" and self.path:
-            wire["path"] = list(self.path)
-        if self.scope == "batch":
-            wire["interruptIds"] = list(self.interrupt_ids)
-        return wire
-
-
-def binding_of(descriptor: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The descriptor's `tanstack:interruptBinding`, when it is an object."""
-    metadata = descriptor.get("metadata")
-    if not isinstance(metadata, dict):
-        return None
-    binding = metadata.get(BINDING_KEY)
-    return binding if isinstance(binding, dict) else None
-
-
-def kind_of(descriptor: Mapping[str, Any]) -> InterruptKind:
-    """Classify a descriptor by its binding, falling back to the legacy `metadata.kind`."""
-    binding = binding_of(descriptor)
-    if binding is not None:
-        try:
-            return InterruptKind(str(binding.get("kind")))
-        except ValueError:
-            return InterruptKind.UNBOUND
-    metadata = descriptor.get("metadata")
-    marker = metadata.get("kind") if isinstance(metadata, dict) else None
-    if marker == "approval":
-        return InterruptKind.TOOL_APPROVAL
-    if marker == "client_tool":
-        return InterruptKind.CLIENT_TOOL
-    return InterruptKind.UNBOUND
-
-
-def parse_expires_at(value: str) -> datetime | None:
-    """Parse `expiresAt` like `Date.parse` would, for the formats that matter; None if not."""
-    text = value.strip()
-    if not text:
-        return None
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        try:
-            parsed = email.utils.parsedate_to_datetime(text)
-        except (TypeError, ValueError, IndexError):
-            return None
-    # A date without an offset is UTC, as ECMAScript reads date-only forms.
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def approval_branches(descriptor: Mapping[str, Any]) -> dict[bool, dict[str, Any]]:
-    """The approve/reject envelopes of an approval `responseSchema` (`oneOf`), by decision."""
-    schema = descriptor.get("responseSchema")
-    branches: dict[bool, dict[str, Any]] = {}
-    options = schema.get("oneOf") if isinstance(schema, dict) else None
-    if not isinstance(options, list):
-        return branches
-    for option in options:
-        properties = option.get("properties") if isinstance(option, dict) else None
-        approved = properties.get("approved") if isinstance(properties, dict) else None
-        if isinstance(approved, dict) and isinstance(approved.get("const"), bool):
-            branches[approved["const"]] = option
-    return branches
-
-
-def branch_schema(branch: Mapping[str, Any] | None, key: str) -> Any | None:
-    """The schema a decision envelope declares for `editedArgs` or `payload`, if any."""
-    if branch is None:
-        return None
-    properties = branch.get("properties")
-    if not isinstance(properties, dict):
-        return None
-    return properties.get(key)
-
-
-def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], str]]:
-    """Every JSON Schema violation of `value`, as (path, message), worded like zod.
-
-    The server validates with zod, so agui words the common issues the same way
-    (`Invalid input: expected string, received undefined`), points a missing property
-    at the property itself, and lists issues in the schema's property order.
-    """
-    if not isinstance(schema, dict) or not schema:
-        return []
-    import jsonschema
-    import referencing.exceptions
-
-    validator_class = jsonschema.validators.validator_for(
-        schema, default=jsonschema.Draft202012Validator
-    )
-    try:
-        validator = validator_class(schema)
-        found = list(validator.iter_errors(value))
-    except jsonschema.exceptions.SchemaError as error:
-        return [((), f"its schema is invalid ({error.message})")]
-    except referencing.exceptions.Unresolvable:
-        return [((), "its schema has an unresolvable $ref")]
-    issues: list[tuple[tuple[str | int, ...], str]] = []
-    for violation in found:
-        issues.extend(_zod_issues(violation))
-    order = list(schema.get("properties") or {})
-
-    def position(issue: tuple[tuple[str | int, ...], str]) -> int:
-        head = issue[0][0] if issue[0] else None
-        return order.index(head) if head in order else len(order)
-
-    return sorted(issues, key=position)
-
-
-_JS_TYPES = {"integer": "int"}
-
-
-def _js_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _expected_type(schema: Any) -> str:
-    kind = schema.get("type") if isinstance(schema, dict) else None
-    if isinstance(kind, list) and kind:
-        kind = kind[0]
-    return _JS_TYPES.get(kind, kind) if isinstance(kind, str) else "value"
-
-
-def _zod_issues(error: Any) -> list[tuple[tuple[str | int, ...], str]]:
-    path = tuple(error.absolute_path)
-    if error.validator == "type":
-        expected = _expected_type({"type": error.validator_value})
-        return [(path, f"Invalid input: expected {expected}, received {_js_type(error.instance)}")]
-    if error.validator == "required" and isinstance(error.instance, dict):
-        properties = error.schema.get("properties") or {}
-        return [
-            (
-                (*path, name),
-                f"Invalid input: expected {_expected_type(properties.get(name))}, "
-                "received undefined",
-            )
-            for name in error.validator_value
-            if name not in error.instance and f"{name!r} is a required property" == error.message
-        ]
-    if error.validator == "const":
-        return [(path, f"Invalid input: expected {canonical_json(error.validator_value)}")]
-    if error.validator == "enum":
-        options = "|".join(canonical_json(option) for option in error.validator_value)
-        return [(path, f"Invalid option: expected one of {options}")]
-    return [(path, str(error.message))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -578,30 +397,3 @@ def missing_parent_errors(resume: Sequence[Mapping[str, Any]]) -> list[Interrupt
     return [
         InterruptError("batch", "stale", MISSING_PARENT_MESSAGE, interrupt_ids=ids, source="server")
     ]
-
-
-def run_error_event(
-    errors: Sequence[InterruptError],
-    *,
-    run_id: str,
-    thread_id: str,
-    interrupted_run_id: str,
-    timestamp: int,
-) -> dict[str, Any]:
-    """The one `RUN_ERROR` the server streams for a rejected batch (protocol.md §5.3)."""
-    return {
-        "type": "RUN_ERROR",
-        "timestamp": timestamp,
-        "message": " ".join(error.message for error in errors),
-        "code": errors[0].code,
-        "metadata": {
-            "tanstack": {
-                "runId": run_id,
-                "threadId": thread_id,
-                "interruptErrors": [
-                    error.to_wire(thread_id=thread_id, interrupted_run_id=interrupted_run_id)
-                    for error in errors
-                ],
-            }
-        },
-    }

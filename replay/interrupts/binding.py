@@ -13,7 +13,7 @@ from typing import Any, TypeGuard
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from replay.interrupts.batch import parse_expires_at
+from replay.interrupts.descriptor_reader import parse_expires_at
 from replay.wire.canonical import CanonicalJsonError, digest
 
 TOOL_BINDING_HASHES = {

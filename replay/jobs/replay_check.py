@@ -2,11 +2,12 @@
 each event, run and finding to the caller's view in the order a reader must see them.
 
 `agui replay` (timeline, `--json`, `--check`, `--format`) is a view over this job; so can
-any Python caller be. When the view does not look at single events (nothing shown or
-paced per event, nothing normalised), recording files are read through the large-file
-reader (`replay.large.read`) with deltas folded and the helper's settled stretches
-adopted: the view then gets `--json` lines in bulk through `line`.
-"""
+any Python caller be, and so is the pytest plugin's `assert_agui_clean` (which also
+hands it captured streams that are no file). When the view does
+not look at single events (nothing shown or paced per event, nothing normalised),
+recording files are read through the large-file reader (`replay.large.read`) with
+deltas folded and the helper's settled stretches adopted: the view then gets `--json`
+lines in bulk through `line`."""
 
 from __future__ import annotations
 
@@ -63,10 +64,12 @@ class CheckSummary:
 
 
 Stage = Callable[[Iterable[Any]], Iterator[Any]]
+Source = tuple[str, Iterable[Exchange]]
+"""A recording already opened: the name findings carry, and its exchanges."""
 
 
 def check_recordings(
-    names: Sequence[str],
+    names: Sequence[str | Source],
     view: CheckView,
     *,
     strict: bool = False,
@@ -77,10 +80,18 @@ def check_recordings(
 ) -> CheckSummary:
     """Check recordings `names` (one timeline) and show them through `view`.
 
+    Each of `names` is a recording argument, or a source already opened: a name and its
+    exchanges (the pytest plugin checks a captured stream as `("<stream>", [exchange])`).
     `normalize` replaces generated ids and clocks with stable tokens; `native` translates
     legacy approval events (with `tools`' declarations) before validation; `strict`
     makes warnings fail. Raises only when the job cannot be done.
     """
+    # A generator: each recording is opened only when its turn comes, after the
+    # findings of the ones before it have been shown.
+    sources = (
+        name if isinstance(name, tuple) else (name, open_recording(name, pieces=True))
+        for name in names
+    )
     translate = _translator(tools) if native else None
     normalizer = Normalizer() if normalize else None
     builder = TranscriptBuilder()
@@ -131,9 +142,9 @@ def check_recordings(
     gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
     try:
         add = builder.add
-        for name in names:
+        for name, exchanges in sources:
             emit(checker.begin_source(name))
-            for exchange in open_recording(name, pieces=True):
+            for exchange in exchanges:
                 if normalizer is not None and exchange.request is not None:
                     exchange = replace(exchange, request=normalizer.request(exchange.request))
                 emit(checker.begin_exchange(exchange.source))

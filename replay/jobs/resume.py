@@ -6,6 +6,10 @@ for missing answers (or does not), and sees the live response's events, runs and
 findings as they arrive. The job returns what happened as data — unanswered items, a
 refused batch, a request left unsent, or the response's runs and verdict — and leaves
 every message and exit code to the caller.
+
+Kept whole (about 520 lines): one job run once, top to bottom (find, settle, validate,
+build, send, judge); its result types are what the steps return, and every step's
+library work already lives below (`replay.resume`, `replay.interrupts`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
-from replay.interrupts.batch import InterruptError, InterruptKind, kind_of, validate_batch
+from replay.interrupts.batch import validate_batch
+from replay.interrupts.descriptor_reader import InterruptKind, kind_of
+from replay.interrupts.interrupt_errors import InterruptError
 from replay.resume.answers import AnswerOptions, AnswerSpec, resolve_answers, specs_from_options
 from replay.resume.client import (
     AtomicFile,

@@ -15,7 +15,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from replay.interrupts.batch import (
+from replay.interrupts.descriptor_reader import (
     BINDING_KEY,
     InterruptKind,
     approval_branches,

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from replay.interrupts.batch import (
+from replay.interrupts.descriptor_reader import (
     CONTINUATION_KEY,
     PAYLOAD_KEY,
     InterruptKind,

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.interrupts.batch import InterruptKind, kind_of
+from replay.interrupts.descriptor_reader import InterruptKind, kind_of
 from replay.resume.continuation import descriptor_id, tool_call_id_of
 
 TOOL_ID_PREFIXES = ("approval_", "client_tool_")

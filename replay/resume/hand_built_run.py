@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from replay.interrupts.batch import BINDING_KEY, CONTINUATION_KEY, PAYLOAD_KEY
+from replay.interrupts.descriptor_reader import BINDING_KEY, CONTINUATION_KEY, PAYLOAD_KEY
 from replay.resume.answers import Action, AnswerSpec
 from replay.resume.continuation import descriptor_id
 from replay.resume.paused_run import PausedRun

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.interrupts.batch import binding_of
+from replay.interrupts.descriptor_reader import binding_of
 from replay.runs.transcript import Outcome, RunTranscript, TranscriptBuilder
 from replay.wire.errors import InvalidRequest
 from replay.wire.events import RecordedEvent, decode_events

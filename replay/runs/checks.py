@@ -8,6 +8,10 @@ do that without holding every transcript it keeps one small `RunEntry` per run: 
 outcome, its own tool-call ids and, for a paused run, its descriptors as compressed
 JSON. The index is bounded (least recently used runs are evicted) so memory stays flat
 however long the recording is.
+
+Kept whole (about 410 lines): `Checker` is one streaming state machine, and its
+per-source, per-exchange and per-run bookkeeping and the run index it judges
+continuations by change together.
 """
 
 from __future__ import annotations
@@ -18,13 +22,10 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from replay.interrupts.batch import (
-    BINDING_KEY,
-    InterruptError,
-    parse_expires_at,
-    validate_batch,
-)
+from replay.interrupts.batch import validate_batch
 from replay.interrupts.binding import binding_problems, is_int, non_empty
+from replay.interrupts.descriptor_reader import BINDING_KEY, parse_expires_at
+from replay.interrupts.interrupt_errors import InterruptError
 from replay.runs.rules import RULES_BY_ID, finding
 from replay.runs.run_entry import RunEntry, message_tool_calls, own_tool_calls
 from replay.runs.terminal_blocks import TerminalBlock, TerminalText

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.interrupts.batch import BINDING_KEY
+from replay.interrupts.descriptor_reader import BINDING_KEY
 
 
 @dataclass(frozen=True, slots=True)

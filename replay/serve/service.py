@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from replay.interrupts.batch import missing_parent_errors, run_error_event, validate_batch
+from replay.interrupts.batch import missing_parent_errors, validate_batch
 from replay.interrupts.chat_params import INVALID_BODY_TEXT, InvalidBody, parse_request_body
+from replay.interrupts.interrupt_errors import run_error_event
 from replay.runs.transcript import Outcome
 from replay.serve.request_log import RequestLog, Result
 from replay.serve.run_ids import RunIds, rebind_descriptor, rewrite_event

@@ -117,3 +117,48 @@ def test_a_users_suite_gets_the_plugin_from_the_entry_point(tmp_path: Path) -> N
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
+
+
+def cli_findings(path: Path, *extra: str) -> list[tuple[Any, ...]]:
+    """What `agui replay --check --format json` reports for `path` (the report lists
+    findings in file order, so both sides are compared sorted)."""
+    from typer.testing import CliRunner
+
+    from cli.app import app
+
+    result = CliRunner().invoke(app, ["replay", "--check", "--format", "json", *extra, str(path)])
+    assert result.exit_code in (0, 1), result.stderr
+    report = json.loads(result.stdout)
+    return sorted(
+        (f["offset"], f["index"], f["line"], f["rule"], f["severity"], f["message"])
+        for f in report["findings"]
+    )
+
+
+def plugin_findings(found: list[Any]) -> list[tuple[Any, ...]]:
+    return sorted(
+        (p.location.offset, p.location.index, p.location.line, p.rule, p.severity.value, p.message)
+        for p in found
+    )
+
+
+@pytest.mark.parametrize(
+    "path", sorted(RECORDINGS.glob("*/*.sse")), ids=lambda path: f"{path.parent.name}/{path.stem}"
+)
+def test_the_plugin_reports_what_agui_replay_check_reports(path: Path, tmp_path: Path) -> None:
+    assert plugin_findings(agui_findings(path)) == cli_findings(path)
+    # A captured stream is the stream alone: no name, and no request sidecar beside it.
+    alone = tmp_path / "captured.sse"
+    alone.write_bytes(path.read_bytes())
+    assert plugin_findings(agui_findings(path.read_bytes())) == cli_findings(alone)
+    if path.parent.name == "legacy":
+        assert plugin_findings(agui_findings(path, native=True)) == cli_findings(path, "--native")
+
+
+def test_a_recording_with_no_event_stream_is_a_finding_as_for_agui_replay(tmp_path: Path) -> None:
+    har = tmp_path / "empty.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "entries": []}}), "utf-8")
+    expected = cli_findings(har)
+    assert [finding[3] for finding in expected] == ["no-run"]
+    # The report has no line or event index for a whole recording; the Problem says 0, -1.
+    assert [f[3:] for f in plugin_findings(agui_findings(har))] == [f[3:] for f in expected]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.interrupts.batch import binding_of, kind_of
+from replay.interrupts.descriptor_reader import binding_of, kind_of
 from replay.runs.checks import MAX_INDEXED_RUNS
 from replay.runs.html_report.model import (
     FindingView,

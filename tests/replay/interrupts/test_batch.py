@@ -10,14 +10,8 @@ from typing import Any
 
 import pytest
 
-from replay.interrupts.batch import (
-    InterruptKind,
-    kind_of,
-    missing_parent_errors,
-    parse_expires_at,
-    run_error_event,
-    validate_batch,
-)
+from replay.interrupts.batch import missing_parent_errors, validate_batch
+from replay.interrupts.interrupt_errors import run_error_event
 
 REFERENCE = Path(__file__).parent.parent.parent / "fixtures" / "reference"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -237,24 +231,3 @@ def test_a_binding_for_another_run_is_stale() -> None:
         pending, approve(True), thread_id=thread_id, interrupted_run_id="other", now=NOW
     )
     assert errors[0].code == "stale"
-
-
-def test_kinds_come_from_the_binding_then_the_legacy_marker() -> None:
-    assert kind_of({"id": "x", "metadata": {"kind": "client_tool"}}) is InterruptKind.CLIENT_TOOL
-    assert kind_of({"id": "x", "reason": "tool_call"}) is InterruptKind.UNBOUND
-    pending, _, _ = pending_of("generic-before-model.resolved.run1.sse")
-    assert kind_of(pending[0]) is InterruptKind.GENERIC
-
-
-@pytest.mark.parametrize(
-    ("text", "valid"),
-    [
-        ("2099-01-01T00:00:00.000Z", True),
-        ("2099-01-01", True),
-        ("Fri, 01 Jan 2099 00:00:00 GMT", True),
-        ("soon", False),
-        ("", False),
-    ],
-)
-def test_expires_at_parsing(text: str, valid: bool) -> None:
-    assert (parse_expires_at(text) is not None) is valid

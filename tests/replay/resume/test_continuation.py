@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from replay.interrupts.batch import CONTINUATION_KEY, validate_batch
+from replay.interrupts.batch import validate_batch
+from replay.interrupts.descriptor_reader import CONTINUATION_KEY
 from replay.resume.answers import AnswerOptions, resolve_answers, specs_from_options
 from replay.resume.continuation import (
     build_resume,

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.translate.translation import NOTICE_RULES, translate_items, translate_stream
+from replay.translate.notices import NOTICE_RULES
+from replay.translate.translation import translate_items, translate_stream
 from replay.wire.events import EndOfStream, RawEvent, RecordedEvent, decode_events, parse_messages
 from replay.wire.legacy import legacy_name
 from replay.wire.problems import Problem, Severity

@@ -1,0 +1,95 @@
+"""JSON Schema violations worded the way the TanStack server's zod validation words them.
+
+The server answers an invalid resume payload with zod's messages
+(`Invalid input: expected string, received undefined`); agui validates with jsonschema
+and rewords the common issues to match, so `agui resume` refuses locally with the very
+message the server would stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.wire.canonical import canonical_json
+
+
+def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every JSON Schema violation of `value`, as (path, message), worded like zod.
+
+    The server validates with zod, so agui words the common issues the same way
+    (`Invalid input: expected string, received undefined`), points a missing property
+    at the property itself, and lists issues in the schema's property order.
+    """
+    if not isinstance(schema, dict) or not schema:
+        return []
+    import jsonschema
+    import referencing.exceptions
+
+    validator_class = jsonschema.validators.validator_for(
+        schema, default=jsonschema.Draft202012Validator
+    )
+    try:
+        validator = validator_class(schema)
+        found = list(validator.iter_errors(value))
+    except jsonschema.exceptions.SchemaError as error:
+        return [((), f"its schema is invalid ({error.message})")]
+    except referencing.exceptions.Unresolvable:
+        return [((), "its schema has an unresolvable $ref")]
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    for violation in found:
+        issues.extend(_zod_issues(violation))
+    order = list(schema.get("properties") or {})
+
+    def position(issue: tuple[tuple[str | int, ...], str]) -> int:
+        head = issue[0][0] if issue[0] else None
+        return order.index(head) if head in order else len(order)
+
+    return sorted(issues, key=position)
+
+
+_JS_TYPES = {"integer": "int"}
+
+
+def _js_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _expected_type(schema: Any) -> str:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(kind, list) and kind:
+        kind = kind[0]
+    return _JS_TYPES.get(kind, kind) if isinstance(kind, str) else "value"
+
+
+def _zod_issues(error: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    path = tuple(error.absolute_path)
+    if error.validator == "type":
+        expected = _expected_type({"type": error.validator_value})
+        return [(path, f"Invalid input: expected {expected}, received {_js_type(error.instance)}")]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        properties = error.schema.get("properties") or {}
+        return [
+            (
+                (*path, name),
+                f"Invalid input: expected {_expected_type(properties.get(name))}, "
+                "received undefined",
+            )
+            for name in error.validator_value
+            if name not in error.instance and f"{name!r} is a required property" == error.message
+        ]
+    if error.validator == "const":
+        return [(path, f"Invalid input: expected {canonical_json(error.validator_value)}")]
+    if error.validator == "enum":
+        options = "|".join(canonical_json(option) for option in error.validator_value)
+        return [(path, f"Invalid option: expected one of {options}")]
+    return [(path, str(error.message))]

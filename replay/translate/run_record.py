@@ -1,0 +1,111 @@
+"""What one run of a legacy stream said so far: its messages and tool calls.
+
+The translator keeps one `RunRecord` per run, fed by `track` with every event it passes
+through, because a legacy pause names only its tool calls: the snapshot and the
+interrupt descriptors of the native terminal are assembled from what the run said
+before it paused. Nothing here emits events or notices.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.wire.problems import Location
+
+
+@dataclass(slots=True)
+class ToolCall:
+    id: str
+    name: str
+    parent: str | None
+    args: list[str] = field(default_factory=list)
+    done: bool = False
+    """A TOOL_CALL_RESULT was seen: the call is complete, not pending."""
+
+    def parsed_args(self) -> Any:
+        text = "".join(self.args) or "{}"
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass(slots=True)
+class Message:
+    id: str
+    role: str
+    text: list[str] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_call_id: str | None = None
+
+
+@dataclass(slots=True)
+class RunRecord:
+    """What one run said so far: enough to assemble its snapshot and descriptors."""
+
+    started: bool = False
+    finished: bool = False
+    run_id: str | None = None
+    thread_id: str | None = None
+    messages: list[Message] = field(default_factory=list)
+    by_id: dict[str, Message] = field(default_factory=dict)
+    calls: dict[str, ToolCall] = field(default_factory=dict)
+    location: Location | None = None
+    """Where the last event of the run was."""
+
+    def assistant(self, message_id: str | None) -> Message:
+        if message_id is not None and message_id in self.by_id:
+            return self.by_id[message_id]
+        if message_id is None:
+            for message in reversed(self.messages):
+                if message.role == "assistant":
+                    return message
+            message_id = f"snapshot_{self.run_id or 'run'}_{len(self.messages)}"
+        message = Message(message_id, "assistant")
+        self.messages.append(message)
+        self.by_id[message_id] = message
+        return message
+
+
+def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
+    """Fold one passed-through event into `run`: message text, tool calls and results."""
+    if event_type == "TEXT_MESSAGE_START" or event_type == "TEXT_MESSAGE_CHUNK":
+        message_id = text(data.get("messageId"))
+        if message_id is not None and data.get("role", "assistant") == "assistant":
+            message = run.assistant(message_id)
+            if event_type == "TEXT_MESSAGE_CHUNK" and isinstance(data.get("delta"), str):
+                message.text.append(data["delta"])
+    elif event_type == "TEXT_MESSAGE_CONTENT":
+        target = run.by_id.get(str(data.get("messageId")))
+        if target is not None and isinstance(data.get("delta"), str):
+            target.text.append(data["delta"])
+    elif event_type == "TOOL_CALL_START":
+        call_id = text(data.get("toolCallId"))
+        name = text(data.get("toolCallName")) or text(data.get("toolName"))
+        if call_id is not None and name is not None and call_id not in run.calls:
+            parent = text(data.get("parentMessageId"))
+            call = ToolCall(call_id, name, parent)
+            run.calls[call_id] = call
+            run.assistant(parent).tool_calls.append(call)
+    elif event_type == "TOOL_CALL_ARGS":
+        pending = run.calls.get(str(data.get("toolCallId")))
+        if pending is not None and isinstance(data.get("delta"), str):
+            pending.args.append(data["delta"])
+    elif event_type == "TOOL_CALL_RESULT":
+        call_id = text(data.get("toolCallId"))
+        if call_id is not None:
+            if call_id in run.calls:
+                run.calls[call_id].done = True
+            message_id = text(data.get("messageId")) or f"tool-{call_id}"
+            message = Message(message_id, "tool", tool_call_id=call_id)
+            if isinstance(data.get("content"), str):
+                message.text.append(data["content"])
+            run.messages.append(message)
+
+
+def text(value: Any) -> str | None:
+    """A non-empty string field, or None: legacy streams send ids as `""` or omit them."""
+    return value if isinstance(value, str) and value else None

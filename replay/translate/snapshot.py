@@ -1,0 +1,131 @@
+"""The `MESSAGES_SNAPSHOT` a translated pause carries: the conversation up to the pause.
+
+A native client rebuilds its conversation from the snapshot before it answers the
+interrupts, so the snapshot holds the request's messages (legacy UIMessages turned into
+the AG-UI wire form) and what the run itself said (`replay.translate.run_record`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.translate.run_record import RunRecord
+
+# Fields a legacy UIMessage may carry that the AG-UI wire message form keeps.
+_WIRE_MESSAGE_KEYS = (
+    "id",
+    "role",
+    "content",
+    "name",
+    "toolCalls",
+    "toolCallId",
+    "error",
+    "encryptedValue",
+    "activityType",
+)
+
+
+def snapshot_messages(
+    run: RunRecord, request: dict[str, Any] | None, history_calls: frozenset[str]
+) -> tuple[list[dict[str, Any]], str]:
+    """The messages of the synthesised snapshot, and what they were taken from.
+
+    The request's messages (in wire form) come first, then the run's own; a tool call
+    the request history already holds is not announced again (`history_calls`).
+    """
+    messages: list[dict[str, Any]] = []
+    request_messages = request.get("messages") if request else None
+    converted = 0
+    if isinstance(request_messages, list):
+        for index, message in enumerate(request_messages):
+            if isinstance(message, dict):
+                messages.append(wire_message(message, run.run_id, index))
+                converted += 1
+    for message in run.messages:
+        if message.role == "tool":
+            messages.append(
+                {
+                    "id": message.id,
+                    "role": "tool",
+                    "toolCallId": message.tool_call_id,
+                    "content": "".join(message.text),
+                }
+            )
+            continue
+        calls = [c for c in message.tool_calls if c.id not in history_calls]
+        text = "".join(message.text)
+        if not text and not calls:
+            continue
+        wire: dict[str, Any] = {"id": message.id, "role": "assistant"}
+        if text:
+            wire["content"] = text
+        if calls:
+            wire["toolCalls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": "".join(call.args)},
+                }
+                for call in calls
+            ]
+        messages.append(wire)
+    source = (
+        f"{converted} request message(s) and the run's events"
+        if request is not None
+        else "the run's events only (no request known, so no input messages)"
+    )
+    return messages, source
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def history_tool_calls(request: dict[str, Any] | None) -> frozenset[str]:
+    """Tool-call ids already in the request history (a continuation re-announces them)."""
+    if request is None:
+        return frozenset()
+    ids: set[str] = set()
+    for message in _dicts(request.get("messages")):
+        for call in _dicts(message.get("toolCalls")):
+            if isinstance(call.get("id"), str):
+                ids.add(call["id"])
+        for part in _dicts(message.get("parts")):
+            if part.get("type") == "tool-call" and isinstance(part.get("id"), str):
+                ids.add(part["id"])
+    return frozenset(ids)
+
+
+def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
+    """A request message in AG-UI wire form (legacy UIMessages carry `parts`/`createdAt`)."""
+    wire: dict[str, Any] = {}
+    if not isinstance(message.get("id"), str):
+        wire["id"] = f"snapshot_{run_id or 'run'}_{index}"
+    metadata = message.get("metadata")
+    created = message.get("createdAt")
+    for key in _WIRE_MESSAGE_KEYS:
+        if key == "role" and isinstance(created, str) and not isinstance(metadata, dict):
+            # 0.33.2's wire form carries the creation time here (protocol.md §4.1).
+            wire["metadata"] = {"tanstack": {"createdAt": created}}
+        elif key == "role" and isinstance(metadata, dict):
+            wire["metadata"] = metadata
+        if key in message and message[key] is not None:
+            wire[key] = message[key]
+    parts = _dicts(message.get("parts"))
+    if "content" not in wire and message.get("role") != "assistant":
+        texts = [p["content"] for p in parts if p.get("type") == "text" and "content" in p]
+        if texts:
+            wire["content"] = "".join(str(text) for text in texts)
+    if "toolCalls" not in wire and message.get("role") == "assistant":
+        calls = [
+            {
+                "id": p["id"],
+                "type": "function",
+                "function": {"name": p.get("name", ""), "arguments": p.get("arguments", "{}")},
+            }
+            for p in parts
+            if p.get("type") == "tool-call" and isinstance(p.get("id"), str)
+        ]
+        if calls:
+            wire["toolCalls"] = calls
+    return wire

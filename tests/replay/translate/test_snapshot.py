@@ -1,0 +1,60 @@
+"""The synthesised snapshot: legacy UIMessages in wire form, then what the run said."""
+
+from __future__ import annotations
+
+from replay.translate.run_record import RunRecord, track
+from replay.translate.snapshot import history_tool_calls, snapshot_messages, wire_message
+
+UI_USER = {
+    "id": "u1",
+    "role": "user",
+    "createdAt": "2026-01-01T00:00:00.000Z",
+    "parts": [{"type": "text", "content": "pay "}, {"type": "text", "content": "Ada"}],
+}
+UI_ASSISTANT = {
+    "id": "a1",
+    "role": "assistant",
+    "parts": [{"type": "tool-call", "id": "call_1", "name": "transfer", "arguments": "{}"}],
+}
+
+
+def test_a_ui_message_becomes_its_wire_form() -> None:
+    assert wire_message(UI_USER, "run-1", 0) == {
+        "id": "u1",
+        "metadata": {"tanstack": {"createdAt": "2026-01-01T00:00:00.000Z"}},
+        "role": "user",
+        "content": "pay Ada",
+    }
+    assert wire_message(UI_ASSISTANT, "run-1", 1)["toolCalls"] == [
+        {"id": "call_1", "type": "function", "function": {"name": "transfer", "arguments": "{}"}}
+    ]
+    assert wire_message({"role": "user", "content": "hi"}, None, 3)["id"] == "snapshot_run_3"
+
+
+def test_the_run_follows_the_request_and_history_calls_are_not_announced_twice() -> None:
+    request = {"messages": [UI_USER, UI_ASSISTANT, "not a message"]}
+    run = RunRecord(started=True, run_id="run-2")
+    for event in (
+        {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Sure."},
+        {"type": "TOOL_CALL_START", "toolCallId": "call_1", "toolCallName": "transfer"},
+        {"type": "TOOL_CALL_START", "toolCallId": "call_2", "toolCallName": "transfer"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "call_2", "delta": '{"amount":1}'},
+    ):
+        track(event, event["type"], run)
+    history = history_tool_calls(request)
+    assert history == frozenset({"call_1"})
+    messages, source = snapshot_messages(run, request, history)
+    assert source == "2 request message(s) and the run's events"
+    assert [m["id"] for m in messages] == ["u1", "a1", "m1"]
+    assert messages[-1]["content"] == "Sure."
+    assert [call["id"] for call in messages[-1]["toolCalls"]] == ["call_2"]
+    assert messages[-1]["toolCalls"][0]["function"]["arguments"] == '{"amount":1}'
+
+
+def test_without_a_request_only_the_run_speaks() -> None:
+    run = RunRecord(started=True, run_id="r")
+    track({"type": "TOOL_CALL_RESULT", "toolCallId": "c", "content": "ok"}, "TOOL_CALL_RESULT", run)
+    messages, source = snapshot_messages(run, None, history_tool_calls(None))
+    assert source == "the run's events only (no request known, so no input messages)"
+    assert messages == [{"id": "tool-c", "role": "tool", "toolCallId": "c", "content": "ok"}]
