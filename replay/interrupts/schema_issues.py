@@ -29,12 +29,18 @@ def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], 
         schema, default=jsonschema.Draft202012Validator
     )
     try:
+        # A recorded schema is untrusted: prove it a schema before applying it, since
+        # jsonschema applies a malformed keyword (`"type": 5`) by raising TypeError.
+        validator_class.check_schema(schema)
         validator = validator_class(schema)
         found = list(validator.iter_errors(value))
     except jsonschema.exceptions.SchemaError as error:
         return [((), f"its schema is invalid ({error.message})")]
     except referencing.exceptions.Unresolvable:
         return [((), "its schema has an unresolvable $ref")]
+    except (TypeError, ValueError, RecursionError) as error:
+        # What check_schema cannot rule out (a pattern Python's re rejects, say).
+        return [((), f"its schema cannot be applied ({type(error).__name__})")]
     issues: list[tuple[tuple[str | int, ...], str]] = []
     for violation in found:
         issues.extend(_zod_issues(violation))

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from replay.interrupts.schema_issues import schema_errors
 
 TRANSFER = {
@@ -32,3 +37,29 @@ def test_no_schema_accepts_anything_and_a_broken_one_is_one_issue() -> None:
     assert schema_errors(None, {"anything": 1}) == []
     assert schema_errors({}, 1) == []
     assert schema_errors({"$ref": "#/nowhere"}, 1) == [((), "its schema has an unresolvable $ref")]
+
+
+def test_a_malformed_keyword_is_an_invalid_schema_not_a_type_error() -> None:
+    [(path, message)] = schema_errors({"type": 5}, 1)
+    assert path == ()
+    assert message.startswith("its schema is invalid")
+
+
+_KEYWORDS = st.sampled_from(
+    ["type", "properties", "required", "items", "enum", "const", "pattern", "minimum", "x"]
+)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=4),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(_KEYWORDS, children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(schema=st.dictionaries(_KEYWORDS, _JSON, max_size=4), value=_JSON)
+def test_any_recorded_schema_gives_issues_never_an_exception(schema: Any, value: Any) -> None:
+    for path, message in schema_errors(schema, value):
+        assert isinstance(path, tuple)
+        assert isinstance(message, str)
