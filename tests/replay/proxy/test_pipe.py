@@ -9,6 +9,7 @@ bytes, and send the upstream the same request.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -25,7 +26,8 @@ import pytest
 import replay.proxy.upstream
 from replay.proxy.app import ProxyOptions
 from replay.proxy.server import ProxyServer
-from replay.proxy.upstream import pipe_target
+from replay.proxy.upstream import Failure, Pipe, UpstreamError, pipe_target
+from replay.web.listener import bind
 
 CASES = 60
 Request = tuple[str, str, list[tuple[str, str]], bytes]
@@ -90,6 +92,7 @@ class RawUpstream(socketserver.ThreadingTCPServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), Handler)
         self.seen: dict[int, list[Request]] = {}
+        self.connections = 0
         self.lock = threading.Lock()
 
     @property
@@ -102,6 +105,8 @@ class Handler(socketserver.BaseRequestHandler):
         sock: socket.socket = self.request
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         server: Any = self.server
+        with server.lock:
+            server.connections += 1
         buffer = b""
         while True:
             while b"\r\n\r\n" not in buffer:
@@ -224,3 +229,79 @@ def test_which_upstreams_the_pipe_takes(
     assert pipe_target(upstream) == target
     monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
     assert pipe_target(upstream) is None  # httpx would go through that proxy: so do we
+
+
+def test_kept_alive_connections_are_reused_and_closed_ones_are_not(
+    raw_upstream: RawUpstream,
+) -> None:
+    kept = [case for case in range(CASES) if not response_for(case)[1]][:5]
+    closing = next(case for case in range(CASES) if response_for(case)[1])
+    with (
+        ProxyServer(ProxyOptions(upstream=raw_upstream.url)) as fast,
+        httpx.Client(timeout=10) as client,
+    ):
+        for case in kept:
+            fetch(client, fast.url, case)
+        assert raw_upstream.connections == 1
+        fetch(client, fast.url, closing)
+        fetch(client, fast.url, kept[0])
+        assert raw_upstream.connections == 2
+
+
+async def _silent_upstream(answer: bytes) -> tuple[asyncio.Server, int]:
+    """A server that reads the request, writes `answer`, and then says nothing."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(answer)
+            await asyncio.sleep(5)
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+def _failure(answer: bytes | None) -> Failure:
+    async def run() -> Failure:
+        if answer is None:  # nobody listening
+            free = bind("127.0.0.1", 0)
+            port = free.getsockname()[1]
+            free.close()
+            server = None
+        else:
+            server, port = await _silent_upstream(answer)
+        pipe = Pipe("127.0.0.1", port, "h", connect_timeout=1, read_timeout=0.2)
+        try:
+            response = await pipe.send("POST", "/", [], b"{}")
+            try:
+                async for _ in response.chunks():
+                    pass
+            finally:
+                await response.aclose()
+        except UpstreamError as error:
+            return error.failure
+        finally:
+            pipe.close()
+            if server is not None:
+                server.close()
+                await asyncio.sleep(0)  # let the cancelled handler close its socket
+        raise AssertionError("no failure")
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("answer", "failure"),
+    [
+        (None, Failure.REFUSED),
+        (b"", Failure.READ_TIMEOUT),  # no answer at all
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+            Failure.READ_TIMEOUT,
+        ),
+    ],
+)
+def test_the_pipe_names_each_failure(answer: bytes | None, failure: Failure) -> None:
+    assert _failure(answer) is failure
