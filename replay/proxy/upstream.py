@@ -85,6 +85,9 @@ class _Connection(asyncio.Protocol):
         self.busy = False
         self.head: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.wake: asyncio.Future[None] | None = None
+        self.waiting_since = 0.0
+        self.timed_out = False
+        self.watchdog: asyncio.TimerHandle | None = None
 
     # asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -181,14 +184,41 @@ class _Connection(asyncio.Protocol):
                 return
             if self.lost or self.broken:
                 raise UpstreamError(Failure.CLOSED)
-            self.wake = asyncio.get_running_loop().create_future()
+            loop = asyncio.get_running_loop()
+            self.wake = loop.create_future()
+            self.waiting_since = loop.time()
+            if self.watchdog is None:
+                self.watchdog = loop.call_at(self.waiting_since + self.read_timeout, self._watch)
             try:
-                async with asyncio.timeout(self.read_timeout):
-                    await self.wake
-            except TimeoutError:
-                raise UpstreamError(Failure.READ_TIMEOUT) from None
+                await self.wake
             finally:
                 self.wake = None
+            if self.timed_out:
+                raise UpstreamError(Failure.READ_TIMEOUT)
+
+    def _watch(self) -> None:
+        """The read timeout: one timer per exchange, re-armed only when it fires.
+
+        A timeout per wait (`asyncio.timeout`) costs a timer per event of a paced
+        stream; this one fails the exchange when the current wait has lasted too long.
+        """
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self.wake is None:  # nobody waits (a slow client): look again a timeout later
+            self.watchdog = loop.call_at(now + self.read_timeout, self._watch)
+            return
+        due = self.waiting_since + self.read_timeout
+        if now < due:
+            self.watchdog = loop.call_at(due, self._watch)
+            return
+        self.watchdog = None
+        self.timed_out = True
+        self._signal()
+
+    def stop_watching(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
 
 
 class PipeResponse:
@@ -272,6 +302,7 @@ class Pipe:
     def release(self, connection: _Connection) -> None:
         """Keep a connection whose exchange finished cleanly; close any other."""
         connection.busy = False
+        connection.stop_watching()
         keep = (
             connection.complete
             and connection.reusable()

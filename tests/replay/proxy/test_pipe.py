@@ -305,3 +305,39 @@ def _failure(answer: bytes | None) -> Failure:
 )
 def test_the_pipe_names_each_failure(answer: bytes | None, failure: Failure) -> None:
     assert _failure(answer) is failure
+
+
+def test_a_slow_but_steady_upstream_never_times_out() -> None:
+    # Each wait is shorter than the read timeout, the whole stream much longer.
+    pieces = [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"]
+    pieces += [b"6\r\nevent\n\r\n"] * 8 + [b"0\r\n\r\n"]
+
+    async def run() -> bytes:
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                await reader.readuntil(b"\r\n\r\n")
+                for piece in pieces:
+                    writer.write(piece)
+                    await asyncio.sleep(0.08)
+            finally:
+                writer.close()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        pipe = Pipe(
+            "127.0.0.1",
+            server.sockets[0].getsockname()[1],
+            "h",
+            connect_timeout=1,
+            read_timeout=0.2,
+        )
+        try:
+            response = await pipe.send("POST", "/", [], b"{}")
+            body = b"".join([chunk async for chunk in response.chunks()])
+            await response.aclose()
+            return body
+        finally:
+            pipe.close()
+            server.close()
+            await asyncio.sleep(0)
+
+    assert asyncio.run(run()) == b"event\n" * 8
