@@ -16,6 +16,7 @@ Goals (issue 13): ≤ 2 ms added to the first event, ≤ 5 % throughput lost at 
 
     python benchmarks/proxy_bench.py                 # 2,000-event run, 100 rounds
     python benchmarks/proxy_bench.py --events 500 --rounds 20
+    python benchmarks/proxy_bench.py --plain        # the proxy without its pipe (before)
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,23 @@ DATA = Path(__file__).resolve().parent / ".data"
 BODY = json.dumps(
     {"threadId": "t-bench", "runId": "r-bench", "messages": [], "tools": [], "context": []}
 ).encode()
+
+
+PLAIN_TWIN = """
+import sys
+from cli.errors import stderr
+from cli.proxy_command import render_exchange
+from replay.proxy.app import ProxyOptions
+from replay.proxy.server import ProxyServer
+
+def log(entry):
+    stderr.print(render_exchange(entry), markup=False, highlight=False, soft_wrap=True)
+
+server = ProxyServer(ProxyOptions(upstream=sys.argv[1], fast_path=False), logger=log).start()
+stderr.print(f"listening on {server.url}")
+server.wait()
+"""
+"""`agui proxy` with every request on the httpx path (the pipe's plain twin), same log."""
 
 
 def write_run(events: int, gap_ms: int = 0) -> Path:
@@ -59,8 +79,10 @@ def write_run(events: int, gap_ms: int = 0) -> Path:
     return path
 
 
-def start(args: list[str]) -> tuple[subprocess.Popen[str], int]:
-    command = [sys.executable, "-c", "from cli.app import main; main()", *args]
+def start(
+    args: list[str], script: str = "from cli.app import main; main()"
+) -> tuple[subprocess.Popen[str], int]:
+    command = [sys.executable, "-c", script, *args]
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT
     )
@@ -100,19 +122,49 @@ async def stream(port: int) -> tuple[float, float, int]:
     return first, time.perf_counter() - started, data.count(b"data: ")
 
 
-async def concurrent(port: int, streams: int) -> float:
-    """Events per second over `streams` concurrent streams."""
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def concurrent(port: int, streams: int) -> tuple[float, int]:
+    """(seconds, events) of `streams` concurrent streams read to the end."""
     started = time.perf_counter()
     results = await asyncio.gather(*(stream(port) for _ in range(streams)))
-    return sum(events for _, _, events in results) / (time.perf_counter() - started)
+    return time.perf_counter() - started, sum(events for _, _, events in results)
 
 
-def measure(run: Path, pace: str, rounds: int) -> tuple[dict[str, list[float]], dict[Any, float]]:
-    """First-event times (`rounds` of them) and events/s, direct and proxied."""
+@dataclass(frozen=True, slots=True)
+class Burst:
+    """One burst of concurrent streams: wall rate, events, CPU seconds of each process."""
+
+    rate: float
+    events: int
+    proxy_s: float
+    upstream_s: float
+    client_s: float
+
+
+def burst(port: int, streams: int, proxy: int, upstream: int) -> Burst:
+    before = cpu_seconds(proxy), cpu_seconds(upstream), time.process_time()
+    seconds, events = asyncio.run(concurrent(port, streams))
+    after = cpu_seconds(proxy), cpu_seconds(upstream), time.process_time()
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    return Burst(events / seconds, events, *spent)
+
+
+def measure(
+    run: Path, pace: str, rounds: int, bursts: int = 0, twin: bool = False
+) -> tuple[dict[str, list[float]], dict[Any, list[Burst]]]:
+    """First-event times (`rounds` of them) and `bursts` bursts at 1 and 50 streams,
+    direct and proxied, interleaved."""
     upstream, up_port = start(["replay", str(run), "--serve", "127.0.0.1:0", "--pace", pace])
-    proxy, proxy_port = start(
-        ["proxy", "--upstream", f"http://127.0.0.1:{up_port}", "--listen", "127.0.0.1:0"]
-    )
+    upstream_url = f"http://127.0.0.1:{up_port}"
+    if twin:
+        proxy, proxy_port = start([upstream_url], PLAIN_TWIN)
+    else:
+        proxy, proxy_port = start(["proxy", "--upstream", upstream_url, "--listen", "127.0.0.1:0"])
     try:
         targets = {"direct": up_port, "proxied": proxy_port}
         for port in targets.values():
@@ -121,11 +173,12 @@ def measure(run: Path, pace: str, rounds: int) -> tuple[dict[str, list[float]], 
         for _ in range(rounds):  # interleaved, so load on the machine hits both alike
             for name, port in targets.items():
                 firsts[name].append(asyncio.run(stream(port))[0])
-        rates = {
-            (name, level): max(asyncio.run(concurrent(port, level)) for _ in range(3))
-            for level in ((1, 50) if not rounds else ())
-            for name, port in targets.items()
-        }
+        rates: dict[Any, list[Burst]] = {}
+        for _ in range(bursts):  # interleaved too
+            for level in (1, 50):
+                for name, port in targets.items():
+                    sample = burst(port, level, proxy.pid, upstream.pid)
+                    rates.setdefault((name, level), []).append(sample)
     finally:
         for process in (proxy, upstream):
             process.terminate()
@@ -133,15 +186,36 @@ def measure(run: Path, pace: str, rounds: int) -> tuple[dict[str, list[float]], 
     return firsts, rates
 
 
-def report(title: str, rates: dict[Any, float]) -> None:
+def per_event(samples: list[Burst], name: str) -> float:
+    """Microseconds of CPU per event, over all `samples`."""
+    events = sum(sample.events for sample in samples)
+    return sum(getattr(sample, name) for sample in samples) * 1e6 / events
+
+
+def report(title: str, rates: dict[Any, list[Burst]]) -> None:
+    """Best and spread of the wall rate, and the CPU per event of each process (summed
+    over all bursts: /proc counts CPU in 10 ms ticks, longer than a single stream).
+
+    On 2 cores the wall rate of an unpaced run says how the three processes share the
+    CPU more than what the proxy costs: direct, upstream and client have a core each;
+    proxied, three busy processes share two. CPU per event is the proxy's own cost.
+    """
     print(title)
     for level in (1, 50):
-        direct, proxied = rates[("direct", level)], rates[("proxied", level)]
-        loss = (1 - proxied / direct) * 100
-        print(
-            f"  {level:>2} streams: direct {direct:,.0f} events/s, proxied {proxied:,.0f}"
-            f" events/s, {loss:+.1f}% lost (goal <= 5% at 50)"
-        )
+        best = {}
+        for name in ("direct", "proxied"):
+            samples = rates[(name, level)]
+            walls = [sample.rate for sample in samples]
+            best[name] = max(walls)
+            print(
+                f"  {level:>2} streams {name:>7}: best {max(walls):,.0f} events/s"
+                f" (worst {min(walls):,.0f}, of {len(walls)}); CPU per event:"
+                f" upstream {per_event(samples, 'upstream_s'):.2f} us,"
+                f" proxy {per_event(samples, 'proxy_s'):.2f} us,"
+                f" client {per_event(samples, 'client_s'):.2f} us"
+            )
+        loss = (1 - best["proxied"] / best["direct"]) * 100
+        print(f"  {level:>2} streams: {loss:+.1f}% lost, best against best (goal <= 5% at 50)")
 
 
 def main() -> None:
@@ -149,18 +223,32 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=2000, help="text deltas in the run")
     parser.add_argument("--rounds", type=int, default=100, help="single streams timed")
     parser.add_argument("--paced", type=int, default=400, help="events of the paced run")
+    parser.add_argument("--bursts", type=int, default=5, help="bursts per level and target")
+    parser.add_argument("--only", choices=("first", "unpaced", "paced"), help="one part only")
+    parser.add_argument(
+        "--plain", action="store_true", help="proxy on the httpx path only (the plain twin)"
+    )
     args = parser.parse_args()
-    firsts, _ = measure(write_run(10), "fast", args.rounds)
+    if args.plain:
+        print("proxy: every request on the httpx path (the plain twin)")
+    if args.only in (None, "first"):
+        first_event(args.rounds, args.plain)
+    if args.only in (None, "unpaced"):
+        _, rates = measure(write_run(args.events), "fast", 0, args.bursts, args.plain)
+        report(f"unpaced run of {args.events} events:", rates)
+    if args.only in (None, "paced"):
+        _, rates = measure(write_run(args.paced, gap_ms=5), "real", 0, args.bursts, args.plain)
+        report(f"paced run of {args.paced} events, 200 events/s per stream:", rates)
+
+
+def first_event(rounds: int, twin: bool) -> None:
+    firsts, _ = measure(write_run(10), "fast", rounds, twin=twin)
     direct_ms = statistics.median(firsts["direct"]) * 1000
     proxied_ms = statistics.median(firsts["proxied"]) * 1000
     print(
-        f"first event of a 10-event run (median of {args.rounds}): direct {direct_ms:.2f} ms,"
+        f"first event of a 10-event run (median of {rounds}): direct {direct_ms:.2f} ms,"
         f" proxied {proxied_ms:.2f} ms, added {proxied_ms - direct_ms:.2f} ms (goal <= 2 ms)"
     )
-    _, rates = measure(write_run(args.events), "fast", 0)
-    report(f"unpaced run of {args.events} events (best of 3 bursts):", rates)
-    _, rates = measure(write_run(args.paced, gap_ms=5), "real", 0)
-    report(f"paced run of {args.paced} events, 200 events/s per stream:", rates)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 
 Pass-through keeps bytes as they are: the body goes up untouched (even one TanStack
 would refuse), the status, headers (hop-by-hop ones aside) and body come back as they
-arrive, chunk by chunk. A client that hangs up closes the upstream request. When the
+arrive, chunk by chunk. A client that hangs up closes the upstream request. A plain
+POST (no taps, an `http://` upstream) goes through the lean pipe of
+`replay.proxy.upstream`; everything else, and every request when `fast_path` is off,
+through httpx — the pipe's plain twin. When the
 upstream cannot be reached or drops an event stream, the client gets one `RUN_ERROR`
 frame with the reason and the proxy carries on. Taps on the way back write the
 exchange to disk (`--record`) and check it (`--check`).
@@ -13,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -29,6 +32,7 @@ from replay.proxy.failures import run_error_frame, upstream_reason
 from replay.proxy.headers import end_to_end, header
 from replay.proxy.live_check import ExchangeCheck, LiveChecker
 from replay.proxy.recorder import RecordedExchange, Recorder
+from replay.proxy.upstream import Pipe, UpstreamError, pipe_target
 from replay.web.bodies import BodyTooLarge, read_body
 from replay.web.cors import with_cors
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
@@ -57,6 +61,8 @@ class ProxyOptions:
     cors: str | None = None
     native: bool = False
     tools: Any = None
+    fast_path: bool = True
+    """Plain POSTs through the lean pipe; False sends everything through httpx."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,7 @@ class _Session:
     recorder: Recorder | None
     checker: LiveChecker | None
     client: httpx.AsyncClient | None = None
+    pipe: Pipe | None = None
     count: int = 0
     clock: Callable[[], float] = field(default=time.time)
 
@@ -130,9 +137,16 @@ def build_proxy_app(
         )
         client.headers.clear()  # forward the client's headers, not httpx's defaults
         session.client = client
+        target = pipe_target(options.upstream) if options.fast_path else None
+        if target is not None:
+            session.pipe = Pipe(
+                *target, connect_timeout=CONNECT_TIMEOUT_S, read_timeout=READ_TIMEOUT_S
+            )
         try:
             yield
         finally:
+            if session.pipe is not None:
+                session.pipe.close()
             await client.aclose()
 
     async def endpoint(request: Request) -> Response | EventStream:
@@ -180,14 +194,15 @@ async def _forward(
         # encoding must not get httpx's default gzip either.
         sent_headers = [(k, v) for k, v in sent_headers if k.lower() != "accept-encoding"]
         sent_headers.append(("accept-encoding", "identity"))
+    plain = session.pipe is not None and not tapped and method == "POST"
+    if plain and header(sent_headers, "expect") is None:  # 100-continue stays with httpx
+        return await _pipe(session, stopping, number, request, url, sent_headers, body, ids)
     assert session.client is not None
     upstream_request = session.client.build_request(method, url, headers=sent_headers, content=sent)
     try:
         response = await session.client.send(upstream_request, stream=True)
     except httpx.HTTPError as error:
-        reason = upstream_reason(error, session.options.upstream)
-        _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
-        return _event_response(run_error_frame(reason, clock=session.clock))
+        return _failed(session, error, number, method, path, ids)
     back_headers = end_to_end(response.headers.multi_items())
     streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
     record = session.recorder.open(ids[0], body) if session.recorder and streams else None
@@ -226,10 +241,62 @@ async def _forward(
         )
         _log(session, entry)
 
-    chunks = _relay(response, translate, record, check, state, streams, session)
+    chunks = _relay(
+        response.aiter_raw(), response.aclose, translate, record, check, state, streams, session
+    )
     return EventStream(
         chunks, stopping=stopping, status=response.status_code, headers=back_headers, on_end=on_end
     )
+
+
+async def _pipe(
+    session: _Session,
+    stopping: StopSignal,
+    number: int,
+    request: Request,
+    url: str,
+    sent_headers: list[tuple[str, str]],
+    body: bytes,
+    ids: tuple[str | None, str | None],
+) -> Response | EventStream:
+    """Plain pass-through of a POST over the lean pipe: no taps, bytes as they come."""
+    from urllib.parse import urlsplit
+
+    method, path = request.method, request.url.path
+    parts = urlsplit(url)
+    target = parts.path + ("?" + parts.query if parts.query else "")
+    assert session.pipe is not None
+    try:
+        response = await session.pipe.send(method, target, sent_headers, body)
+    except UpstreamError as error:
+        return _failed(session, error, number, method, path, ids)
+    back_headers = end_to_end(response.headers)
+    streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
+    state = _Flow()
+
+    def on_end(end: End) -> None:
+        complete = end is End.COMPLETE and state.failure is None
+        outcome = "complete" if complete else ("failed" if state.failure else str(end))
+        status = response.status_code
+        _log(session, ExchangeLog(number, method, path, status, *ids, outcome, state.failure))
+
+    chunks = _relay(response.chunks(), response.aclose, None, None, None, state, streams, session)
+    return EventStream(
+        chunks, stopping=stopping, status=response.status_code, headers=back_headers, on_end=on_end
+    )
+
+
+def _failed(
+    session: _Session,
+    error: Exception,
+    number: int,
+    method: str,
+    path: str,
+    ids: tuple[str | None, str | None],
+) -> Response:
+    reason = upstream_reason(error, session.options.upstream)
+    _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
+    return _event_response(run_error_frame(reason, clock=session.clock))
 
 
 @dataclass
@@ -238,7 +305,8 @@ class _Flow:
 
 
 async def _relay(
-    response: httpx.Response,
+    raw: AsyncIterator[bytes],
+    close: Callable[[], Awaitable[None]],
     translate: NativeStream | None,
     record: RecordedExchange | None,
     check: ExchangeCheck | None,
@@ -260,7 +328,7 @@ async def _relay(
 
     tapped = record is not None or check is not None
     try:
-        async for chunk in response.aiter_raw():
+        async for chunk in raw:
             if translate is not None and not (chunk := translate.feed(chunk)):
                 continue
             if tapped:
@@ -271,7 +339,7 @@ async def _relay(
             taps(rest)
             before, last = last, rest
             yield rest
-    except httpx.HTTPError as error:
+    except (httpx.HTTPError, UpstreamError) as error:
         state.failure = upstream_reason(error, session.options.upstream)
         if not streams:
             raise StreamCut from None
@@ -281,7 +349,7 @@ async def _relay(
             yield b"\n\n"
         yield run_error_frame(state.failure, clock=session.clock)
     finally:
-        await response.aclose()
+        await close()
 
 
 def _event_response(frame: bytes) -> Response:

@@ -329,6 +329,24 @@ def test_a_client_that_hangs_up_cancels_the_upstream_request(
     assert saved.read_bytes().startswith(frame(EVENTS[0]))
 
 
+@pytest.mark.parametrize("fast_path", [True, False])
+def test_plain_pass_through_reports_a_dropped_stream_and_a_departed_client(
+    upstream: Upstream, proxy: Any, fast_path: bool
+) -> None:
+    # No taps: with `fast_path` the lean pipe carries these, else httpx.
+    made = proxy(upstream.url, fast_path=fast_path)
+    with httpx.Client(timeout=5) as client:
+        answer = client.post(made.url + "/drop", json=BODY)
+        last = [line for line in answer.text.splitlines() if line.startswith("data: {")][-1]
+        assert answer.text.startswith(frame(EVENTS[0]).decode())
+        assert "closed the stream before its end" in json.loads(last[6:])["message"]
+        with client.stream("POST", made.url + "/endless", json=BODY) as response:
+            assert next(response.iter_lines()).startswith("data: ")
+    assert upstream.cancelled.wait(5), "the upstream stream was never closed"
+    wait_for(lambda: len(made.log) == 2)
+    assert [entry.end for entry in made.log] == ["failed", "disconnected"]
+
+
 def test_no_secret_reaches_disk_or_the_log(upstream: Upstream, proxy: Any, tmp_path: Path) -> None:
     made = proxy(upstream.url, record=tmp_path, redact=("X-Api-Key",))
     with httpx.Client(timeout=5) as client:
