@@ -24,6 +24,11 @@ the dead process's id in its name, so a later run can recognise and remove it.
 
 This module imports nothing else from agui, so the stream layer, the codemods and the
 CLI can all use it.
+
+Kept whole (about 430 lines): every way of landing the bytes (rename beside the target,
+copy into it, write to a device or stdout) answers the same two questions — where may
+a temp file live, and what may the target become — and the signal cleanup must know
+every temp file those paths create.
 """
 
 from __future__ import annotations
