@@ -5,9 +5,9 @@ objects between them, because legacy shapes are not valid AG-UI 1.0.
 
 Validation first tries to prove an event valid from the generated schema table
 (`replay.wire.event_proof`), which needs neither `ag_ui` nor pydantic imported (about
-100 ms of a small recording's run); pydantic (`replay.wire.event_models`) decides
-whatever that cannot, words every failure, and takes over for good once a stream is
-long enough for its batch validation in Rust to pay for the import.
+100 ms of a small recording's run) and takes less time per event than building its
+model; pydantic (`replay.wire.event_models`) decides whatever the proof cannot, and
+words every failure. A proven event's model is built only if someone reads it.
 
 Kept whole (about 450 lines): the per-message path and the batched fast path are twins
 that must yield the same items, and are easiest to keep equal side by side.
@@ -42,9 +42,6 @@ finding, skipped. Parsing an event takes about five times its size in memory (RE
 "Limits")."""
 JSON_KINDS = {dict: "object", list: "array", bool: "boolean", int: "number", float: "number"}
 """JSON's name for each type `json.loads` gives, for findings about a value's kind."""
-PROOF_BUDGET = 2048
-"""Events proven valid without pydantic before pydantic is loaded anyway: past a few
-thousand events its batch validation in Rust saves more than its import costs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +113,6 @@ _EVENT_MEMBER = RecordedEvent.__dict__["event"]
 setattr(RecordedEvent, "event", _EventSlot(_EVENT_MEMBER))  # noqa: B010
 
 _loaded: list[ModuleType] = []
-_proof_budget = [PROOF_BUDGET]
 
 
 def pydantic_models() -> ModuleType:
@@ -128,21 +124,12 @@ def pydantic_models() -> ModuleType:
     return _loaded[0]
 
 
-def proving(count: int) -> bool:
-    """Whether to try proving the next `count` events valid before asking pydantic:
-    while pydantic is not loaded and the budget lasts (only speed depends on it)."""
-    if _loaded or _proof_budget[0] <= 0:
-        return False
-    _proof_budget[0] -= count
-    return True
-
-
 def validated(datas: list[dict[str, Any]]) -> list[Any] | None:
     """Each object's `RecordedEvent.event` (a model, or `CHECKED`), or None when one is
     invalid: proven valid without pydantic when possible, else pydantic's answer."""
     if not datas:
         return []
-    if proving(len(datas)) and all(map(proven, datas)):
+    if all(map(proven, datas)):
         return [CHECKED] * len(datas)
     models = pydantic_models()
     try:
@@ -280,7 +267,7 @@ def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
         )
     if not isinstance(event_type, str) or event_type not in KNOWN_EVENT_TYPES:
         return RecordedEvent(raw.location, raw.data, None, raw.text), legacy or _unknown_type(raw)
-    if proving(1) and proven(raw.data):
+    if proven(raw.data):
         return RecordedEvent(raw.location, raw.data, CHECKED, raw.text), legacy
     models = pydantic_models()
     try:

@@ -164,15 +164,9 @@ def test_every_valid_event_of_the_recordings_is_proven() -> None:
 
 @contextmanager
 def _pydantic_only() -> Iterator[None]:
+    """The plain twin: nothing proven, pydantic validates every event."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(events_module, "proving", lambda count: False)
-        yield
-
-
-@contextmanager
-def _proof_always() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(events_module, "proving", lambda count: True)
+        patch.setattr(events_module, "proven", lambda data: False)
         yield
 
 
@@ -196,8 +190,7 @@ def test_the_decoder_gives_the_same_items_with_the_proof_and_without(
         messages = list(stream) if per_message else stream  # the per-message path too
         return list(decode_events("s.sse", messages))
 
-    with _proof_always():
-        fast = decode()
+    fast = decode()
     with _pydantic_only():
         plain = decode()
     assert _comparable(fast) == _comparable(plain)
@@ -205,19 +198,10 @@ def test_the_decoder_gives_the_same_items_with_the_proof_and_without(
 
 def test_a_proven_event_carries_checked_and_builds_its_model_on_reading() -> None:
     frame = b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
-    with _proof_always():
-        (item,) = decode_events("s.sse", decode_chunks([frame]))
+    (item,) = decode_events("s.sse", decode_chunks([frame]))
     assert isinstance(item, RecordedEvent)
     slot = events_module._EVENT_MEMBER.__get__(item, RecordedEvent)
     assert slot is CHECKED
     model: Any = item.event
     assert model is not None
     assert model.run_id == "r"
-
-
-def test_pydantic_takes_over_after_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(events_module, "_proof_budget", [3])
-    monkeypatch.setattr(events_module, "_loaded", [])
-    assert events_module.proving(2)
-    assert events_module.proving(1)
-    assert not events_module.proving(1)
