@@ -8,10 +8,9 @@ descriptor and the canonical digest of a response schema.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, TypeGuard
-
-from pydantic_core import PydanticSerializationError, to_json
 
 from replay.interrupts.descriptor_reader import parse_expires_at
 from replay.wire.canonical import CanonicalJsonError, digest
@@ -33,20 +32,21 @@ def non_empty(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value)
 
 
-_DIGESTS: dict[bytes, str] = {}
+_DIGESTS: dict[str, str] = {}
 _DIGEST_CACHE_SIZE = 256
 
 
 def schema_digest(schema: Any) -> str:
     """`digest(schema)`, memoised: a long recording repeats the same few schemas.
 
-    The key is the value's JSON as pydantic-core writes it (in C; any exact text of
-    the value will do, `constants` keeps NaN/Infinity apart from null, which the digest
-    refuses); the canonical text is computed on a miss.
+    The key is the value's JSON as `json.dumps` writes it (in C; any exact text of the
+    value will do, and it keeps NaN/Infinity apart from null, which the digest refuses;
+    pydantic-core's serializer would cost a small check its import); the canonical text
+    is computed on a miss.
     """
     try:
-        key = to_json(schema, inf_nan_mode="constants")
-    except (ValueError, PydanticSerializationError):
+        key = json.dumps(schema, separators=(",", ":"))
+    except (ValueError, TypeError, RecursionError):
         return digest(schema)
     found = _DIGESTS.get(key)
     if found is None:

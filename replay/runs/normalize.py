@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pydantic_core import PydanticSerializationError, to_json
-
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent, known_compact
 
@@ -31,6 +29,8 @@ NORMAL_TIMESTAMP = 0
 
 def compact_json(value: Any) -> str:
     """One-line JSON as TanStack writes it: no spaces, non-ASCII kept raw."""
+    from pydantic_core import PydanticSerializationError, to_json  # not for `--check`
+
     try:
         # pydantic-core's serializer is several times faster than json.dumps and writes
         # the same text for parsed JSON; json.dumps handles what it refuses (surrogates).
@@ -81,6 +81,8 @@ def texts_are_compact(datas: list[Any], texts: list[str]) -> bool:
     Each text must be the JSON of its value alone (as parsed from it): then the joined
     texts can only equal the joined serialisations if each one equals its own.
     """
+    from pydantic_core import PydanticSerializationError, to_json
+
     try:
         return to_json(datas) == f"[{','.join(texts)}]".encode()
     except (ValueError, PydanticSerializationError, UnicodeEncodeError):

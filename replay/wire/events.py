@@ -22,9 +22,7 @@ from itertools import chain
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from pydantic_core import from_json
-
-from replay.wire import bounded_json
+from replay.wire import bounded_json, event_json
 from replay.wire.event_proof import KNOWN_EVENT_TYPES, proven
 from replay.wire.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.wire.problems import Location, Problem, Severity
@@ -170,7 +168,7 @@ def parse_frames(
     `start_index` is the first message's index (a stream read from its middle).
     """
     noticed = [False]
-    parse = from_json
+    parse = event_json.parser()
     for index, frame in enumerate(frames, start_index):
         if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             text = frame[0]
@@ -232,7 +230,7 @@ def _parse_message(
         # pydantic-core's parser is ~3x faster than json.loads; json.loads stays the
         # judge for what it rejects (lone surrogates) and for the error message, and
         # `bounded_json` for how deep it may nest.
-        data = from_json(text)
+        data = event_json.from_json(text)
     except ValueError:
         try:
             data = bounded_json.loads(text)
@@ -419,7 +417,7 @@ def plain_events(
     frames: list[Frame] = []
     irregular: list[int] = []
     plain = PLAIN_EVENT_TYPES
-    parse = from_json
+    parse = event_json.parser()
     for position, frame in enumerate(batch):
         if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             try:

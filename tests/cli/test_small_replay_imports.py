@@ -1,4 +1,4 @@
-"""A small recording's `agui replay` (check or timeline) loads neither pydantic nor
+"""A small recording's `agui replay` (check or timeline) loads neither pydantic (nor its core) nor
 `ag_ui` (the proof decides its events), nor rich (plain output on a pipe), nor the
 large-file machinery (a file under `PIECES_MIN_SIZE` is read plainly): together about
 two thirds of what its run used to take."""
@@ -13,7 +13,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "transfer-approval.sse"
-HEAVY = ("pydantic", "ag_ui", "rich", "replay.large.pieces", "replay.large.piece_reader")
+HEAVY = (
+    "pydantic",
+    "pydantic_core",
+    "ag_ui",
+    "rich",
+    "replay.large.pieces",
+    "replay.large.piece_reader",
+)
 
 
 @pytest.mark.parametrize("options", [["--check"], []], ids=["check", "timeline"])
