@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from cli import absent_options, help_style
+from cli import absent_options, given_options, help_style
 from cli.errors import silence_stdout
 from cli.migrate_command import migrate
 from cli.proxy_command import proxy
@@ -22,6 +22,7 @@ from cli.translate_command import translate
 
 help_style.install()
 absent_options.install()
+given_options.install()
 
 app = typer.Typer(
     name="agui",

@@ -94,6 +94,45 @@ def stderr_line(text: str) -> None:
     stream.write(text + "\n")
 
 
+_RICH_TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS")
+"""Environment variables that can make rich treat a pipe as a terminal."""
+
+
+def stderr_print(text: str) -> None:
+    """`stderr.print(text, markup=False)`, without importing rich when that is plainly
+    `text` and a newline: a printable ASCII line with at most one colon (no `:emoji:`
+    code), on a stderr that is no terminal, shorter than the width rich would wrap it
+    at. A short summary is all a clean `agui replay --check` prints, and rich's import
+    would be a sixth of its run."""
+    stream = sys.stderr
+    if (
+        text.isascii()
+        and text.isprintable()
+        and text.count(":") <= 1
+        and not any(name in os.environ for name in _RICH_TERMINAL_ENV)
+        and not stream.isatty()
+        and len(text) < rich_width()
+    ):
+        stream.write(text + "\n")
+        return
+    stderr.print(text, markup=False)
+
+
+def rich_width() -> int:
+    """The width a rich `Console` made now would wrap at: `COLUMNS`, else the first
+    standard stream that is a terminal, else 80 (`rich.console.Console.size`)."""
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns)
+    for descriptor in (0, 1, 2):
+        try:
+            width = os.get_terminal_size(descriptor).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        return width or 80
+    return 80
+
+
 def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:
     """Print `agui: message` on stderr and return the `typer.Exit` to raise."""
     stderr.print(f"agui: {message}", markup=False, soft_wrap=True)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from cli.errors import ExitCode, handled_errors, stderr, stderr_line
+from cli.errors import ExitCode, handled_errors, stderr, stderr_line, stderr_print
 from cli.stdout import write_utf8
 from replay.serve.pacing import FAST, Pace, Pacer, Sleep
 from replay.wire.errors import InvalidRequest, UnreadableInput
@@ -119,10 +119,10 @@ def run_replay(
     report = options.report
     timeline = None
     if report is None and not options.json_events and options.html is None:
-        from cli.stdout import stdout_console
+        from cli.stdout import timeline_stdout
         from cli.timeline import Timeline
 
-        timeline = Timeline(out or stdout_console())
+        timeline = Timeline(out or timeline_stdout())
     write = sys.stdout.write
     pacer = None
     if report is None and options.html is None and options.pace.factor is not None:
@@ -222,7 +222,7 @@ def run_replay(
     elif report is ReportFormat.JUNIT:
         write(junit_report(found, sources, strict=options.strict))
     if report is not None or summary.counts.total():
-        stderr.print(f"agui replay: {summary_line(summary.counts)}", markup=False)
+        stderr_print(f"agui replay: {summary_line(summary.counts)}")
     if page is not None and page.summary is not None:
         stderr_line(f"agui replay: wrote {options.html} ({_page_line(page.summary)})")
     return ExitCode.FINDINGS if summary.failed else ExitCode.OK

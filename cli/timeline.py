@@ -3,20 +3,18 @@
 `Timeline` renders one item at a time — `source()` when a response starts, `event()` for
 each event, `problem()` for each finding, `run()` when a run's transcript is complete —
 so it serves recordings (`agui replay`) and live HTTP responses (`agui resume`) alike.
-It keeps only the tool calls still streaming their arguments.
+It keeps only the tool calls still streaming their arguments. Plain output to a pipe
+goes through `cli.stdout.PlainStdout` when given one, so rich is imported only for a
+terminal.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
+from cli.stdout import PlainStdout
 from replay.interrupts.descriptor_reader import (
     InterruptKind,
     approval_branches,
@@ -27,6 +25,10 @@ from replay.interrupts.descriptor_reader import (
 from replay.runs.transcript import Outcome, RunTranscript
 from replay.wire.events import RecordedEvent
 from replay.wire.problems import Problem, Severity
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 KIND_LABELS = {
     InterruptKind.TOOL_APPROVAL: "approval",
@@ -119,9 +121,11 @@ def interrupt_row(descriptor: dict[str, Any]) -> tuple[str, ...]:
 class Timeline:
     """Render a stream as it is read; `rich=None` picks rich output when the console is a TTY."""
 
-    def __init__(self, console: Console, *, rich: bool | None = None) -> None:
-        self.console = console
+    def __init__(self, console: Console | PlainStdout, *, rich: bool | None = None) -> None:
+        self.console: Any = console
         self.rich = console.is_terminal if rich is None else rich
+        if self.rich and isinstance(console, PlainStdout):
+            self.console = console.rich_console()
         self._line_open = False
         self._open_message: str | None = None
         self._tool_args: dict[str, str] = {}
@@ -133,12 +137,20 @@ class Timeline:
 
     def _end_line(self) -> None:
         if self._line_open:
-            self.console.print()
+            if isinstance(self.console, PlainStdout):
+                self.console.write("")
+            else:
+                self.console.print()
             self._line_open = False
         self._open_message = None
 
     def _line(self, text: str | Text, style: str = "") -> None:
         self._end_line()
+        if isinstance(self.console, PlainStdout):
+            self.console.write(text if isinstance(text, str) else text.plain)
+            return
+        from rich.text import Text
+
         if isinstance(text, str):
             text = Text(text, style=style if self.rich else "")
         elif not self.rich:
@@ -146,6 +158,12 @@ class Timeline:
         self.console.print(text, soft_wrap=True, highlight=False, markup=False)
 
     def _write(self, text: str, style: str = "") -> None:
+        if isinstance(self.console, PlainStdout):
+            self.console.write(text, end="")
+            self._line_open = True
+            return
+        from rich.text import Text
+
         self.console.print(
             Text(text, style=style if self.rich else ""),
             end="",
@@ -305,6 +323,9 @@ class Timeline:
             self._stacked(rows)
             return
         if self.rich:
+            from rich import box
+            from rich.table import Table
+
             table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
             for column in INTERRUPT_COLUMNS:
                 wraps = column in ("message", "answered by")
@@ -329,7 +350,8 @@ class Timeline:
             max(len(column), *(len(row[i]) for row in rows))
             for i, column in enumerate(INTERRUPT_COLUMNS)
         ]
-        return sum(widths) + 3 * (len(widths) - 1) <= self.console.width
+        width: int = self.console.width
+        return sum(widths) + 3 * (len(widths) - 1) <= width
 
     def _stacked(self, rows: Sequence[tuple[str, ...]]) -> None:
         """The narrow layout: per interrupt, its key columns (id, kind, what answers it)
@@ -349,6 +371,7 @@ class Timeline:
     def _wrapped(self, text: str, indent: int, style: str = "") -> None:
         """A paragraph wrapped between words to the console, every line indented."""
         from rich.padding import Padding
+        from rich.text import Text
 
         self.console.print(
             Padding(Text(text, style=style), (0, 0, 0, indent)), highlight=False, markup=False

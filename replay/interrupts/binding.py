@@ -8,10 +8,10 @@ descriptor and the canonical digest of a response schema.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Mapping
 from typing import Any, TypeGuard
-
-from pydantic_core import PydanticSerializationError, to_json
 
 from replay.interrupts.descriptor_reader import parse_expires_at
 from replay.wire.canonical import CanonicalJsonError, digest
@@ -33,20 +33,26 @@ def non_empty(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value)
 
 
-_DIGESTS: dict[bytes, str] = {}
+_DIGESTS: dict[bytes | str, str] = {}
 _DIGEST_CACHE_SIZE = 256
 
 
 def schema_digest(schema: Any) -> str:
     """`digest(schema)`, memoised: a long recording repeats the same few schemas.
 
-    The key is the value's JSON as pydantic-core writes it (in C; any exact text of
-    the value will do, `constants` keeps NaN/Infinity apart from null, which the digest
-    refuses); the canonical text is computed on a miss.
+    The key is an exact JSON text of the value, NaN/Infinity kept apart from null (the
+    digest refuses them): pydantic-core's (bytes, written in C) once it is loaded,
+    else `json.dumps`'s (str; a small check does not import pydantic-core for this).
+    A bytes key never equals a str key. The canonical text is computed on a miss.
     """
+    core = sys.modules.get("pydantic_core")
     try:
-        key = to_json(schema, inf_nan_mode="constants")
-    except (ValueError, PydanticSerializationError):
+        key: bytes | str = (
+            core.to_json(schema, inf_nan_mode="constants")
+            if core is not None
+            else json.dumps(schema, separators=(",", ":"))
+        )
+    except (ValueError, TypeError, RecursionError):
         return digest(schema)
     found = _DIGESTS.get(key)
     if found is None:

@@ -8,7 +8,6 @@ descriptor alone.
 
 from __future__ import annotations
 
-import email.utils
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -63,6 +62,8 @@ def parse_expires_at(value: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
+        import email.utils  # only for RFC 2822 dates: a check rarely meets one
+
         try:
             parsed = email.utils.parsedate_to_datetime(text)
         except (TypeError, ValueError, IndexError):

@@ -7,7 +7,8 @@ hands it captured streams that are no file). When the view does
 not look at single events (nothing shown or paced per event, nothing normalised),
 recording files are read through the large-file reader (`replay.large.read`) with
 deltas folded and the helper's settled stretches adopted: the view then gets `--json`
-lines in bulk through `line`."""
+lines in bulk through `line`. Settling (`replay.large.settle`) is imported only for a
+file read in pieces: nothing else yields a settled stretch."""
 
 from __future__ import annotations
 
@@ -17,8 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from replay.large.read import read_events
-from replay.large.settle import Settled, adopt, feed
+from replay.large.read import in_pieces, read_events
 from replay.runs.check_loop import CheckLoop
 from replay.runs.checks import Checker
 from replay.runs.normalize import Normalizer
@@ -151,14 +151,27 @@ def check_recordings(
                 emit(builder.begin_exchange(exchange))
                 view.source(exchange)
                 transform = translate(exchange.request) if translate is not None else None
+                pieces = in_pieces(exchange.messages, transform)
                 items = iter(
-                    read_events(exchange.source, exchange.messages, transform, fold_deltas=folded)
+                    read_events(
+                        exchange.source,
+                        exchange.messages,
+                        transform,
+                        fold_deltas=folded,
+                        pieces=pieces,
+                    )
                 )
                 # The checker only needs to know whether anything, and any event, was read.
+                if folded and pieces:
+                    # Nothing to show, pace or rewrite per event: the check loop, adopting
+                    # what the piece reader settled.
+                    _observe_first_settled(loop, checker, items)
+                    _feed_settled(loop, items)
+                    continue
                 if folded:
-                    # Nothing to show, pace or rewrite per event: the check loop.
                     _observe_first(loop, checker, items)
-                    feed(loop, items)
+                    for item in items:
+                        loop.add(item)
                     continue
                 for item in items:
                     checker.observe(item)
@@ -181,11 +194,23 @@ def check_recordings(
 
 
 def _observe_first(loop: CheckLoop, checker: Checker, items: Iterator[Any]) -> None:
-    """Check items up to the first event, letting the checker see each.
+    """Check items up to the first event, letting the checker see each (a stream read
+    plainly: no settled stretches)."""
+    for item in items:
+        checker.observe(item)
+        loop.add(item)
+        if not isinstance(item, Problem | EndOfStream):
+            break
+
+
+def _observe_first_settled(loop: CheckLoop, checker: Checker, items: Iterator[Any]) -> None:
+    """`_observe_first` over a file read in pieces, adopting settled stretches.
 
     A function of its own so that its last item (maybe a whole settled stretch) is not
     kept alive while the rest of the exchange is read.
     """
+    from replay.large.settle import Settled, adopt
+
     for item in items:
         checker.observe(item)
         if type(item) is Settled:
@@ -194,6 +219,12 @@ def _observe_first(loop: CheckLoop, checker: Checker, items: Iterator[Any]) -> N
             loop.add(item)
         if not isinstance(item, Problem | EndOfStream):
             break
+
+
+def _feed_settled(loop: CheckLoop, items: Iterator[Any]) -> None:
+    from replay.large.settle import feed
+
+    feed(loop, items)
 
 
 Translate = Callable[[dict[str, Any] | None], Stage]

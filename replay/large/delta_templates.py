@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from pydantic_core import from_json, to_json
 
-from replay.wire.events import EVENT_ADAPTER
+from replay.wire.event_models import EVENT_ADAPTER
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,7 +228,7 @@ _TOP: list[_TaggedUnion | None] = []
 def _top_union() -> _TaggedUnion | None:
     """The compiled event union of `EVENTS_ADAPTER` (None: no fast path at all)."""
     if not _TOP:
-        from replay.wire.events import EVENTS_ADAPTER
+        from replay.wire.event_models import EVENTS_ADAPTER
 
         schema = EVENTS_ADAPTER.core_schema
         union = None

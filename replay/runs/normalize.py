@@ -13,11 +13,9 @@ Input objects are never mutated; every call returns new containers.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
-
-from pydantic_core import PydanticSerializationError, to_json
 
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent, known_compact
@@ -34,8 +32,8 @@ def compact_json(value: Any) -> str:
     try:
         # pydantic-core's serializer is several times faster than json.dumps and writes
         # the same text for parsed JSON; json.dumps handles what it refuses (surrogates).
-        return to_json(value).decode("utf-8")
-    except (ValueError, PydanticSerializationError):
+        return _to_json()(value).decode("utf-8")
+    except ValueError:  # pydantic-core's serialization errors are ValueErrors
         # Escaped: a lone surrogate has no UTF-8 form, and the output must be UTF-8.
         return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
@@ -82,9 +80,21 @@ def texts_are_compact(datas: list[Any], texts: list[str]) -> bool:
     texts can only equal the joined serialisations if each one equals its own.
     """
     try:
-        return to_json(datas) == f"[{','.join(texts)}]".encode()
-    except (ValueError, PydanticSerializationError, UnicodeEncodeError):
+        return _to_json()(datas) == f"[{','.join(texts)}]".encode()
+    except ValueError:  # pydantic-core's serialization errors, UnicodeEncodeError
         return False
+
+
+_SERIALIZER: list[Callable[[Any], bytes]] = []
+
+
+def _to_json() -> Callable[[Any], bytes]:
+    """pydantic-core's `to_json`, imported on first use: `--check` never serialises."""
+    if not _SERIALIZER:
+        from pydantic_core import to_json
+
+        _SERIALIZER.append(to_json)
+    return _SERIALIZER[0]
 
 
 class Normalizer:

@@ -12,11 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic_core import from_json
-
 from replay.interrupts.binding import non_empty
 from replay.runs.terminal_blocks import TerminalText
 from replay.runs.transcript import Outcome, RunTranscript
+from replay.wire import event_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +54,8 @@ class RunEntry:
         block, start, end = self.terminal
         raw = block.read(start, end)
         try:
-            value = from_json(raw)
-        except ValueError:  # lone surrogates: json.loads takes them
+            value = event_json.from_json(raw.decode("utf-8"))
+        except ValueError:  # lone surrogates (or not UTF-8): json.loads takes them
             value = json.loads(raw.decode("utf-8", "surrogatepass"))
         outcome = value.get("outcome") if isinstance(value, dict) else None
         found = outcome.get("interrupts") if isinstance(outcome, dict) else None

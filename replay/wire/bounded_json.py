@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic_core import from_json
+from replay.wire import event_json
 
 MAX_DEPTH = 256
 """The deepest nesting of arrays and objects agui reads (README "Limits")."""
@@ -34,7 +34,7 @@ def loads(text: str | bytes) -> Any:
     then measured.
     """
     try:
-        return from_json(text)
+        return event_json.from_json(text)
     except ValueError:
         pass
     try:

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic_core import from_json
-
 from replay.wire.events import CHECKED_COMPACT, RecordedEvent, recorded_event
 from replay.wire.problems import Location
 
@@ -69,12 +67,16 @@ class DeltaRun:
 
     def start_data(self) -> dict[str, Any]:
         """The start event's object (when `opened`)."""
+        from pydantic_core import from_json  # runs come from pieces, which load it
+
         data = from_json(self.frames.text(self.first))
         assert isinstance(data, dict)
         return data
 
     def events(self) -> list[RecordedEvent]:
         """The events of the run, each located, with its text and data."""
+        from pydantic_core import from_json
+
         source = self.start.source
         line, offset, index = self.start.line, self.start.offset, self.start.index
         out: list[RecordedEvent] = []

@@ -3,6 +3,12 @@
 The two steps are separate on purpose: legacy streams are translated on the raw JSON
 objects between them, because legacy shapes are not valid AG-UI 1.0.
 
+Validation first tries to prove an event valid from the generated schema table
+(`replay.wire.event_proof`), which needs neither `ag_ui` nor pydantic imported (about
+100 ms of a small recording's run) and takes less time per event than building its
+model; pydantic (`replay.wire.event_models`) decides whatever the proof cannot, and
+words every failure. A proven event's model is built only if someone reads it.
+
 Kept whole (about 450 lines): the per-message path and the batched fast path are twins
 that must yield the same items, and are easiest to keep equal side by side.
 """
@@ -13,32 +19,27 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from ag_ui.core import Event, EventType
-from pydantic import TypeAdapter, ValidationError
-from pydantic_core import from_json
-
-from replay.wire import bounded_json
+from replay.wire import bounded_json, event_json
+from replay.wire.event_proof import KNOWN_EVENT_TYPES, proven
 from replay.wire.legacy import LEGACY_EVENT_NAMES, legacy_name
 from replay.wire.problems import Location, Problem, Severity
 from replay.wire.sse import Frame, FrameKind, SseMessage, SseStream, as_message
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
-EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
-"""The same union over a list: one call validates a whole batch in Rust."""
-KNOWN_EVENT_TYPES = frozenset(member.value for member in EventType)
+if TYPE_CHECKING:
+    from ag_ui.core import Event
+
 DONE_SENTINEL = "[DONE]"
 PLAIN_EVENT_TYPES = KNOWN_EVENT_TYPES - {"CUSTOM"} - LEGACY_EVENT_NAMES
 """Known types that can never be a legacy approval: validation is all they need."""
-_validate = EVENT_ADAPTER.validator.validate_python
 MAX_EVENT_SIZE = 16 << 20
 """The longest event data (characters) agui parses: a longer one is an `event-too-large`
 finding, skipped. Parsing an event takes about five times its size in memory (README
 "Limits")."""
 JSON_KINDS = {dict: "object", list: "array", bool: "boolean", int: "number", float: "number"}
 """JSON's name for each type `json.loads` gives, for findings about a value's kind."""
-_validate_many = EVENTS_ADAPTER.validator.validate_python
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +95,10 @@ class _EventSlot:
             return self
         value = self._slot.__get__(instance, owner)
         if type(value) is _Checked:
+            models = pydantic_models()
             try:
-                value = _validate(instance.data)
-            except ValidationError:  # the data was changed after validation
+                value = models.validate(instance.data)
+            except models.ValidationError:  # the data was changed after validation
                 value = None
             self._slot.__set__(instance, value)
         return value
@@ -107,6 +109,32 @@ class _EventSlot:
 
 _EVENT_MEMBER = RecordedEvent.__dict__["event"]
 setattr(RecordedEvent, "event", _EventSlot(_EVENT_MEMBER))  # noqa: B010
+
+_loaded: list[ModuleType] = []
+
+
+def pydantic_models() -> ModuleType:
+    """`replay.wire.event_models` (ag_ui's models, pydantic), imported on first need."""
+    if not _loaded:
+        from replay.wire import event_models
+
+        _loaded.append(event_models)
+    return _loaded[0]
+
+
+def validated(datas: list[dict[str, Any]]) -> list[Any] | None:
+    """Each object's `RecordedEvent.event` (a model, or `CHECKED`), or None when one is
+    invalid: proven valid without pydantic when possible, else pydantic's answer."""
+    if not datas:
+        return []
+    if all(map(proven, datas)):
+        return [CHECKED] * len(datas)
+    models = pydantic_models()
+    try:
+        events: list[Any] = models.validate_many(datas)
+    except models.ValidationError:
+        return None
+    return events
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +168,7 @@ def parse_frames(
     `start_index` is the first message's index (a stream read from its middle).
     """
     noticed = [False]
-    parse = from_json
+    parse = event_json.parser()
     for index, frame in enumerate(frames, start_index):
         if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             text = frame[0]
@@ -202,7 +230,7 @@ def _parse_message(
         # pydantic-core's parser is ~3x faster than json.loads; json.loads stays the
         # judge for what it rejects (lone surrogates) and for the error message, and
         # `bounded_json` for how deep it may nest.
-        data = from_json(text)
+        data = event_json.from_json(text)
     except ValueError:
         try:
             data = bounded_json.loads(text)
@@ -237,15 +265,19 @@ def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
         )
     if not isinstance(event_type, str) or event_type not in KNOWN_EVENT_TYPES:
         return RecordedEvent(raw.location, raw.data, None, raw.text), legacy or _unknown_type(raw)
+    if proven(raw.data):
+        return RecordedEvent(raw.location, raw.data, CHECKED, raw.text), legacy
+    models = pydantic_models()
     try:
-        event = _validate(raw.data)
-    except ValidationError as error:
+        event = models.validate(raw.data)
+    except models.ValidationError as error:
         problem = _invalid(event_type, error, raw.location)
         return RecordedEvent(raw.location, raw.data, None, raw.text), legacy or problem
     return RecordedEvent(raw.location, raw.data, event, raw.text), legacy
 
 
-def _invalid(event_type: str, error: ValidationError, location: Location) -> Problem:
+def _invalid(event_type: str, error: Any, location: Location) -> Problem:
+    """The finding for pydantic's `ValidationError` `error`: its first error, located."""
     first = error.errors()[0]
     path = ".".join(str(part) for part in first["loc"][1:]) or "event"
     message = f"{event_type}: {path}: {first['msg']}"
@@ -330,11 +362,7 @@ def decode_batches(
             for position in irregular:
                 message = as_message(batch[position])
                 others[position] = decode_one(source, message, index + position, bare_noticed)
-        events: list[Any] | None
-        try:
-            events = _validate_many(datas) if datas else []
-        except ValidationError:
-            events = None
+        events = validated(datas)
         if others is None and events is not None:
             # The common case: all plain, all valid (`recorded_event`, inlined).
             for frame, data, event in zip(frames, datas, events, strict=True):
@@ -360,9 +388,10 @@ def decode_batches(
             if events is not None:
                 yield recorded(source, frame, index + position, data, events[plain_at])
             else:
+                models = pydantic_models()
                 try:
-                    yield recorded(source, frame, index + position, data, _validate(data))
-                except ValidationError as error:
+                    yield recorded(source, frame, index + position, data, models.validate(data))
+                except models.ValidationError as error:
                     item = recorded(source, frame, index + position, data, None)
                     yield _invalid(data["type"], error, item.location)
                     yield item
@@ -388,7 +417,7 @@ def plain_events(
     frames: list[Frame] = []
     irregular: list[int] = []
     plain = PLAIN_EVENT_TYPES
-    parse = from_json
+    parse = event_json.parser()
     for position, frame in enumerate(batch):
         if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             try:
@@ -405,10 +434,11 @@ def plain_events(
 
 
 def validate_batch(datas: list[dict[str, Any]]) -> bool:
-    """Whether every object is a valid event (one call for the whole batch)."""
+    """Whether every object is a valid event (pydantic's answer, one call for the batch)."""
+    models = pydantic_models()
     try:
-        _validate_many(datas)
-    except ValidationError:
+        models.validate_many(datas)
+    except models.ValidationError:
         return False
     return True
 

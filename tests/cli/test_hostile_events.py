@@ -212,10 +212,12 @@ def test_the_size_limit_is_the_same_in_pieces_and_in_one_stream(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helper: bool
 ) -> None:
     import replay.large.piece_reader
+    import replay.large.read
     import replay.wire.events
 
     monkeypatch.setattr(replay.wire.events, "MAX_EVENT_SIZE", 3000)
     monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 700)
+    monkeypatch.setattr(replay.large.read, "PIECES_MIN_SIZE", 0)
     if helper:
         monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
     body = b"".join(_long_event(size) for size in (100, 2900, 3001, 5000, 20))

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from pydantic_core import from_json, to_json
 
 from replay.large.delta_templates import DeltaTemplates
-from replay.wire.events import EVENT_ADAPTER
+from replay.wire.event_models import EVENT_ADAPTER
 
 CONTENT = {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m-1", "delta": "hi", "timestamp": 17}
 ARGS = {"type": "TOOL_CALL_ARGS", "toolCallId": "c-1", "delta": '{"a":', "timestamp": 17}

@@ -43,17 +43,12 @@ HELPERS = st.sampled_from(["none", "helper", "dies", "freezes"])
 """No helper, a working one, one that dies or freezes after `answers` answers."""
 
 
-def _as_one_stream(source: str, path: str, *, fold_deltas: bool = False) -> Any:
-    with open(path, "rb") as handle:
-        data = handle.read()
-    return decode_events(source, decode_chunks([data]))
-
-
 @contextmanager
 def _large_file_path(piece_size: int, helper: str, answers: int) -> Iterator[None]:
     """Pieces of `piece_size` bytes for any file, and the helper `helper` says."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(replay.large.piece_reader, "PIECE_SIZE", piece_size)
+        patch.setattr(replay.large.read, "PIECES_MIN_SIZE", 0)
         patch.setattr(replay.large.translate_pieces, "PIECE_SIZE", piece_size)
         patch.setattr(replay.large.translate_pieces, "MIN_SIZE", 0)
         patch.setattr(replay.large.work_sharing, "PATIENCE", 0.2)
@@ -112,7 +107,7 @@ def test_replay_of_a_file_in_pieces_equals_the_plain_path(
         with _large_file_path(piece_size, helper, answers):
             in_pieces = _run(["replay", *mode, str(path)])
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(replay.large.read, "decode_file", _as_one_stream)
+            patch.setattr(replay.large.read, "PIECES_MIN_SIZE", 1 << 62)  # read plainly
             plain = _run(["replay", *mode, str(path)])
     assert in_pieces == plain
 

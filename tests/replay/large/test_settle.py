@@ -28,8 +28,6 @@ from replay.runs.checks import Checker
 from replay.runs.run_entry import RunEntry
 from replay.runs.terminal_blocks import TerminalBlock
 from replay.runs.transcript import Outcome
-from replay.wire.events import decode_events
-from replay.wire.sse import decode_chunks
 
 NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
 MISTAKES = (
@@ -59,6 +57,7 @@ def _recording(path: Path) -> Path:
 def many_pieces(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Pieces of about 6 kB, the helper on any file; counts what the loop did."""
     monkeypatch.setattr(replay.large.piece_reader, "PIECE_SIZE", 6000)
+    monkeypatch.setattr(replay.large.read, "PIECES_MIN_SIZE", 0)
     monkeypatch.setattr(replay.large.piece_reader, "HELPER_MIN_SIZE", 0)
     counts = {"stretches": 0, "adopted": 0}
     adopt_original = replay.large.settle.adopt
@@ -75,10 +74,6 @@ def many_pieces(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     monkeypatch.setattr(replay.large.settle, "adopt", counting_adopt_stretch)
     monkeypatch.setattr(Checker, "adopt", counting_adopt)
     return counts
-
-
-def _as_one_stream(source: str, path: str, *, fold_deltas: bool = False) -> Any:
-    return decode_events(source, decode_chunks([Path(path).read_bytes()]))
 
 
 ARGUMENTS = (["--check", "--json"], ["--check"], ["--format", "json"], ["--strict", "--check"])
@@ -100,7 +95,7 @@ def test_adopted_stretches_print_exactly_what_reading_it_whole_prints(
     with_pieces = _outputs(path)
     assert many_pieces["stretches"] > 5
     assert many_pieces["adopted"] > 5
-    monkeypatch.setattr(replay.large.read, "decode_file", _as_one_stream)
+    monkeypatch.setattr(replay.large.read, "PIECES_MIN_SIZE", 1 << 62)  # read plainly
     assert with_pieces == _outputs(path)
     assert with_pieces[0][0] == 1
     assert "ghost" in with_pieces[0][2]

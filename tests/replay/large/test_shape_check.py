@@ -22,7 +22,8 @@ from pydantic_core import SchemaValidator, ValidationError
 
 import replay.large.shape_check as shape_check
 from replay.large.shape_check import all_valid
-from replay.wire.events import EVENT_ADAPTER, validate_batch
+from replay.wire.event_models import EVENT_ADAPTER
+from replay.wire.events import validate_batch
 
 NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
 MAX_SAFE = 9007199254740991
