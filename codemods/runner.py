@@ -107,7 +107,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         return _failed(path, f"cannot decode: {error}")
     try:
-        code, sites = _apply(module, _outline(source, module.encoding), path, options, active)
+        code, sites = _apply(module, _outline(source, module.encoding), options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
     result = (
@@ -182,7 +182,7 @@ def _migrate_region(
             Outline.of(region, partial=True, encoding=encoding),
             imported=outline.top_level_imports(),
         )
-        code, sites = _apply(module, region_outline, path, options, active)
+        code, sites = _apply(module, region_outline, options, active)
     except NeedsWholeModule:
         return None
     except cst.ParserSyntaxError:
@@ -203,13 +203,10 @@ def _migrate_region(
 def _apply(
     module: cst.Module,
     outline: Outline | None,
-    path: str,
     options: Options,
     active: list[tuple[Rule, type[RuleCommand]]],
 ) -> tuple[str | None, list[Site]]:
     """Run the rules in order; the final code (None: unchanged) and the sites, sorted."""
-    from libcst.codemod import CodemodContext
-
     sites: list[Site] = []
     # Maps a line of the current tree (index = line - 1) to the line in the first one, so
     # every site is reported where the user sees it, whichever rule found it.
@@ -218,7 +215,7 @@ def _apply(
     partial = outline is not None and outline.partial
     encoding = outline.encoding if outline is not None else module.encoding
     for position, (_, command_type) in enumerate(active, start=1):
-        command = command_type(CodemodContext(filename=path), options.settings, outline)
+        command = command_type(options.settings, outline)
         updated = command.transform_module(module)
         for site in command.sites:
             line = site.line if lines_now is None else lines_now[site.line - 1]
