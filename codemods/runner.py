@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import io
 import os
-import re
 import tokenize
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -31,7 +30,8 @@ from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
 from codemods.line_diff import follow_line_ends, line_map
-from codemods.outline import Outline, mentions, span
+from codemods.outline import NEWLINE, Outline
+from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
 from codemods.triggers import file_triggers
@@ -48,8 +48,6 @@ MIN_FILES_PER_WORKER = 4
 EARLY_POOL = 64
 BATCH = 4
 CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
-# Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
-NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class FileStatus(StrEnum):
@@ -140,11 +138,12 @@ def _migrate_script(source: bytes, path: str, options: Options) -> FileResult:
 def _migrate_region(
     source: bytes, path: str, options: Options, active: list[tuple[Rule, type[RuleCommand]]]
 ) -> FileResult | None:
-    """Parse only the top-level statements that mention a trigger, and splice them back.
+    """Parse only the statements that mention a trigger (`codemods.region`), splice them back.
 
     Parsing is most of a rule run's cost, and a file with call sites usually has them in
-    one function; `ast` (C speed) finds that function's lines. None means "use the whole
-    module": no `ast` outline, a large region, or a rule that needs the whole file.
+    one function or a few methods of a class; `ast` (C speed) finds their lines. None
+    means "use the whole module": no `ast` outline, a large region, a region LibCST would
+    indent new blocks in differently, or a rule that needs the whole file.
     """
     try:
         encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
@@ -154,32 +153,32 @@ def _migrate_region(
     outline = Outline.of(text)
     if outline.unparsable is not None:
         return _failed(path, outline.unparsable)
-    if outline.statements is None:
+    indent = outline.first_indent()
+    if indent is None or outline.statements is None:
         return None
     wanted = tuple(t for _, command in active for t in command.triggers(options.settings.names))
-    lines = outline.lines_with(wanted)
-    spans = [span(statement) for statement in outline.statements]
-    hot = [(first, last) for first, last in spans if mentions(lines, first, last)]
-    if not hot:
+    region = locate(outline.statements, outline.lines_with(wanted))
+    if region is None:
         return FileResult(path, FileStatus.UNCHANGED)
-    first_hot, last_hot = hot[0][0], max(last for _, last in hot)
-    # Start right after the statement before, so comments above (TODO markers included)
-    # belong to the region exactly as they belong to the statement in LibCST.
-    start = 1 + max((last for _, last in spans if last < first_hot), default=0)
     starts = [0] + [match.end() for match in NEWLINE.finditer(text)]
-    begin = starts[start - 1]
-    end = starts[last_hot] if last_hot < len(starts) else len(text)
+    begin = starts[region.start - 1]
+    end = starts[region.last] if region.last < len(starts) else len(text)
     if (end - begin) * 2 > len(text):
         return None  # most of the file: parse it whole
-    region = text[begin:end]
+    # Members of a class go under a stand-in class line ending like the file's first line
+    # (LibCST takes a module's newline for the code it generates from there).
+    header = MEMBER_HEADER + _first_newline(text) if region.member else ""
+    region_text = header + text[begin:end]
     import libcst as cst
 
     from codemods.command import NeedsWholeModule
 
     try:
-        module = cst.parse_module(region)
+        module = cst.parse_module(region_text)
+        if module.default_indent != indent:
+            return None  # new blocks would be indented unlike the whole module's
         region_outline = replace(
-            Outline.of(region, partial=True, encoding=encoding),
+            Outline.of(region_text, partial=True, encoding=encoding),
             imported=outline.top_level_imports(),
         )
         code, sites = _apply(module, region_outline, options, active)
@@ -189,7 +188,12 @@ def _migrate_region(
         return None  # the whole-module parse reports it with the right location
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
-    sites = [_moved(site, site.line + start - 1) for site in sites]
+    if code is not None:
+        if not code.startswith(header):
+            return None  # a rule changed the stand-in line: parse the whole file instead
+        code = code[len(header) :]
+    shift = region.start - (2 if header else 1)  # the region's first line is line 1 or 2
+    sites = [_moved(site, site.line + shift) for site in sites]
     if code is None:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
     result = _encode(follow_line_ends(text, text[:begin] + code + text[end:]), encoding)
@@ -431,6 +435,12 @@ def _outline(source: bytes, encoding: str) -> Outline | None:
         return Outline.of(source.decode(encoding), encoding=encoding)
     except (UnicodeDecodeError, LookupError):
         return None
+
+
+def _first_newline(text: str) -> str:
+    """The file's first line ending (a file without one: a newline)."""
+    match = NEWLINE.search(text)
+    return "\n" if match is None else match.group()
 
 
 def _moved(site: Site, line: int) -> Site:
