@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -188,7 +188,7 @@ class RuleCommand(cst.CSTTransformer):
                 body = parent.body.with_changes(body=(skeleton,))
                 skeleton = parent.with_changes(body=body)
             alone = self.module.with_changes(header=(), body=(skeleton,), footer=())
-            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            positions = code_positions(alone)
             self._positions[id(inner)] = positions
         start = positions[node].start
         line = self._nested_lines[id(inner)] + start.line - positions[inner].start.line
@@ -200,7 +200,7 @@ class RuleCommand(cst.CSTTransformer):
         positions = self._positions.get(id(top))
         if positions is None:
             alone = self.module.with_changes(header=(), body=(top,), footer=())
-            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            positions = code_positions(alone)
             self._positions[id(top)] = positions
         start = positions[node].start
         return self._first_lines[id(top)] + start.line - 1, start.column + 1
@@ -261,6 +261,25 @@ class RuleCommand(cst.CSTTransformer):
 
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
         return None
+
+
+def code_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """`PositionProvider`'s positions of every node in `module`, from one code generation.
+
+    `MetadataWrapper.resolve` also walks the whole tree once for the batchable providers
+    it was not asked for, which doubles the cost; `wrapped_positions` is the plain twin
+    (tests/codemods/test_command_positions.py proves them equal on random modules).
+    """
+    provider = PositionProvider()
+    provider._computed = {}
+    provider._gen_impl(module)
+    # PositionProvider stores CodeRanges only (no lazy values).
+    return cast("Mapping[cst.CSTNode, CodeRange]", provider._computed)
+
+
+def wrapped_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """The positions through LibCST's public `MetadataWrapper.resolve`."""
+    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
