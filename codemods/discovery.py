@@ -140,10 +140,14 @@ def _walk(
         parent = patterns_by_dir.get(os.path.dirname(directory), inherited)
         patterns = parent + read_gitignore(directory) if gitignore else parent
         patterns_by_dir[directory] = patterns
+        # Paths relative to `root`, built once per directory (relpath per file is a
+        # fifth of the walk).
+        inside = os.path.relpath(directory, root)
+        prefix = "" if inside == os.curdir else inside + os.sep
         kept = []
         for name in sorted(dirnames):
             full = os.path.join(directory, name)
-            relative = os.path.relpath(full, root).replace(os.sep, "/")
+            relative = (prefix + name).replace(os.sep, "/")
             if _excluded(name, relative, excludes) or ignored(patterns, full, True):
                 continue
             kept.append(name)
@@ -152,7 +156,7 @@ def _walk(
             if not name.endswith(".py") and not is_script(name):
                 continue
             full = os.path.join(directory, name)
-            relative = os.path.relpath(full, root).replace(os.sep, "/")
+            relative = (prefix + name).replace(os.sep, "/")
             if _excluded(name, relative, excludes) or ignored(patterns, full, False):
                 continue
-            yield given / os.path.relpath(full, root)
+            yield given / (prefix + name)

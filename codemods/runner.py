@@ -34,7 +34,7 @@ from codemods.outline import NEWLINE, Outline
 from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
-from codemods.triggers import file_triggers
+from codemods.triggers import fewest, file_triggers
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -265,8 +265,10 @@ def run(
     upcoming = iter(paths)
     listed: list[str] = list(islice(upcoming, EARLY_POOL))
     results: list[FileResult | None] = []
-    wanted = [t for rule in options.rules for t in file_triggers(rule, options.settings.names)]
-    wanted_in_scripts = typescript.triggers(options.rules)
+    wanted = fewest(
+        t for rule in options.rules for t in file_triggers(rule, options.settings.names)
+    )
+    wanted_in_scripts = fewest(typescript.triggers(options.rules))
     workers = jobs or os.cpu_count() or 1
     # A big run starts its workers at once, so parsing overlaps reading the other files.
     pool = None
