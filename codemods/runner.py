@@ -1,14 +1,15 @@
 """Run the selected rules over many files and return one `FileResult` per file.
 
 Files are read as bytes and skipped on a byte-level check before parsing (most files
-of a real repository never mention the legacy names); the rest are parsed once and
-passed through the rules in `RULE_ORDER`, in worker processes when there are enough
-of them. Only the processes that parse import libcst (a third of a second): a big run's
-workers load it while this process is still reading and prefiltering files. A failure in
-one file becomes that file's result and never stops the run.
+of a real repository never mention the legacy names); in the rest only the region
+that mentions them is parsed (`codemods.region`), once, and passed through the rules in
+`RULE_ORDER`, in worker processes when there are enough of them. Only the processes
+that parse import libcst (an eighth of a second): a big run's workers load it while
+this process is still reading and prefiltering files. A failure in one file becomes
+that file's result and never stops the run.
 The runner never writes: the CLI decides whether to diff, write or check.
 
-Kept whole (about 440 lines): the worker processes import their tasks from this module
+Kept whole (about 450 lines): the worker processes import their tasks from this module
 by name, and those tasks are the one-file migration itself, so the pool and the file
 step share one module; how lines move across a rewrite is `codemods.line_diff`.
 """
