@@ -81,12 +81,18 @@ def _key(result: FileResult) -> tuple[object, ...]:
 def test_members_region_equals_class_region_and_whole_module(seed: int) -> None:
     source = members_module(seed)
     members = migrate_bytes(source, "x.py", Options())
+    # The migrated file again: its TODO markers must be found above the same statements.
+    again = members.updated or source
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runner, "locate", partial(locate, members=False))
         whole_class = migrate_bytes(source, "x.py", Options())
         patch.setattr(runner, "_migrate_region", lambda *args: None)
         whole_module = migrate_bytes(source, "x.py", Options())
+        whole_module_again = migrate_bytes(again, "x.py", Options())
     assert _key(members) == _key(whole_class) == _key(whole_module)
+    members_again = migrate_bytes(again, "x.py", Options())
+    assert _key(members_again) == _key(whole_module_again)
+    assert members_again.updated is None  # a second run changes nothing
 
 
 def test_the_random_modules_take_the_members_path(monkeypatch: pytest.MonkeyPatch) -> None:
