@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codemods.discovery import (
     DEFAULT_EXCLUDES,
@@ -14,6 +16,7 @@ from codemods.discovery import (
     _ancestor_patterns,
     _excluded,
     discover,
+    exclusion,
     ignored,
     read_gitignore,
 )
@@ -136,5 +139,18 @@ def test_discover_equals_a_walk_with_a_relpath_per_file(tmp_path: Path, seed: in
             lines = rng.sample(patterns, rng.randint(1, 3))
             (directory / ".gitignore").write_text("\n".join(lines) + "\n", encoding="utf-8")
     excludes = (*DEFAULT_EXCLUDES, *rng.sample(("a/b", "*.tsx", "deep"), rng.randint(0, 2)))
-    for given in (tmp_path / "root", Path(os.path.relpath(tmp_path / "root"))):
-        assert list(discover([given], excludes)) == _plain_walk(given, excludes)
+    for top in (tmp_path / "root", Path(os.path.relpath(tmp_path / "root"))):
+        assert list(discover([top], excludes)) == _plain_walk(top, excludes)
+
+
+GLOB_PARTS = st.sampled_from(["a", "b", ".", "/", "*", "?", "[ab]", "[!a]", "**/", "x.y", "-"])
+NAME_PARTS = st.sampled_from(["a", "b", ".", "/", "x", "y", "-", "[", "]", "\n"])
+
+
+@given(
+    globs=st.lists(st.lists(GLOB_PARTS, min_size=1, max_size=5).map("".join), max_size=4),
+    name=st.lists(NAME_PARTS, max_size=6).map("".join),
+    relative=st.lists(NAME_PARTS, max_size=10).map("".join),
+)
+def test_exclusion_answers_like_glob_by_glob(globs: list[str], name: str, relative: str) -> None:
+    assert exclusion(globs)(name, relative) == _excluded(name, relative, globs)
