@@ -231,8 +231,8 @@ class RuleCommand(cst.CSTTransformer):
                 self.changed = True
 
     # -- dispatch ------------------------------------------------------------------------
-    # Rules use plain visit_/leave_ methods, never matcher decorators, so these bypass
-    # the matcher machinery's per-node and per-attribute checks.
+    # Rules use plain visit_/leave_ methods (never per-attribute ones), so these skip
+    # pruned statements and LibCST's per-attribute method lookups.
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self._pruned:
