@@ -300,6 +300,8 @@ def _summary(
     rewritten: Counter[Rule] = Counter()
     todos: Counter[Rule] = Counter()
     for result in results:
+        if not result.sites and result.status != "failed":
+            continue  # nothing to say about it (most files): no path to work out
         path = shown_path(result.path) if result.path != "-" else "<stdin>"
         if result.status == "failed":
             where = f":{result.error_line}:{result.error_column}" if result.error_line else ""

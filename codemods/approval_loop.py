@@ -13,7 +13,6 @@ the loop with a TODO (the calls inside are still handled by AG001).
 from __future__ import annotations
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
@@ -33,13 +32,8 @@ class ApprovalLoopCommand(RuleCommand):
     DESCRIPTION = "for-loops of add_tool_approval_response -> one resolve_interrupts(...)."
     RULE = Rule.AG005
 
-    def __init__(
-        self,
-        context: CodemodContext,
-        settings: Settings | None = None,
-        outline: Outline | None = None,
-    ) -> None:
-        super().__init__(context, settings, outline)
+    def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
+        super().__init__(settings, outline)
         # Innermost first: a loop, or None for a function/lambda/class boundary.
         self._scopes: list[cst.For | cst.While | None] = []
         self._batched: set[int] = set()

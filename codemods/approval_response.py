@@ -10,7 +10,6 @@ else (an expression, a lambda, a comprehension, a one-line suite) gets a TODO.
 from __future__ import annotations
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.approval_call import (
@@ -40,13 +39,8 @@ class ApprovalResponseCommand(RuleCommand):
     DESCRIPTION = "add_tool_approval_response(...) -> resolve_interrupt(...) on the bound item."
     RULE = Rule.AG001
 
-    def __init__(
-        self,
-        context: CodemodContext,
-        settings: Settings | None = None,
-        outline: Outline | None = None,
-    ) -> None:
-        super().__init__(context, settings, outline)
+    def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
+        super().__init__(settings, outline)
         self._planned: set[int] = set()
         # The module, then each enclosing function: where a new local name would live.
         self._scopes: list[cst.Module | cst.FunctionDef] = []

@@ -2,19 +2,18 @@
 
 A rule reports each call site it sees as a `Site` (rewritten or TODO); where it cannot
 rewrite safely it attaches a `# TODO(agui): …` comment above the enclosing statement,
-never twice.
+never twice. Rules are plain LibCST transformers: `libcst.codemod` imports
+`libcst.matchers`, which alone costs each worker process more than parsing its files
+(`codemods.libcst_command` runs them under LibCST's codemod machinery instead).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Generator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import replace
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, cast
 
 import libcst as cst
-from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
@@ -33,7 +32,7 @@ class NeedsWholeModule(Exception):
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
-class RuleCommand(VisitorBasedCodemodCommand):
+class RuleCommand(cst.CSTTransformer):
     """A rule: records `sites`, attaches TODO markers, says whether it changed anything.
 
     Speed matters (a monorepo has thousands of candidate files), so the base skips every
@@ -43,23 +42,18 @@ class RuleCommand(VisitorBasedCodemodCommand):
     """
 
     RULE: ClassVar[Rule]
+    DESCRIPTION: ClassVar[str]
 
     @classmethod
     def triggers(cls, names: ApiNames) -> tuple[str, ...]:
         """Text one of which a statement must contain for this rule to match inside it."""
         return rule_triggers(cls.RULE, names)
 
-    def __init__(
-        self,
-        context: CodemodContext,
-        settings: Settings | None = None,
-        outline: Outline | None = None,
-    ) -> None:
-        # Not super().__init__: MatcherDecoratableTransformer's constructor scans the class
-        # for matcher decorators (milliseconds per instance, one instance per rule per
-        # file), and the dispatch methods below never consult what it gathers.
-        Codemod.__init__(self, context)
-        cst.CSTTransformer.__init__(self)
+    def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
+        super().__init__()
+        # The tree being transformed (`transform_module` sets it): rules generate code
+        # for its nodes with `self.module.code_for_node`.
+        self.module = cst.Module(body=())
         # The code of the tree this rule will receive, when the caller has it already.
         self._outline = outline
         self.settings = settings if settings is not None else Settings()
@@ -74,16 +68,10 @@ class RuleCommand(VisitorBasedCodemodCommand):
         self._nested_lines: dict[int, int] = {}
         self._positions: dict[int, Mapping[cst.CSTNode, CodeRange]] = {}
 
-    @contextmanager
-    def _handle_metadata_reference(self, module: cst.Module) -> Generator[cst.Module, None, None]:
-        # No rule declares metadata, so skip MetadataWrapper's deep copy of the tree.
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        old = self.context
-        self.context = replace(old, wrapper=wrapper)
-        try:
-            yield module
-        finally:
-            self.context = old
+    def transform_module(self, tree: cst.Module) -> cst.Module:
+        """Run the rule over `tree`; `sites` and `changed` say what it found (one run each)."""
+        self.module = tree
+        return self.transform_module_impl(tree)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         wanted = self.triggers(self.settings.names)
@@ -200,7 +188,7 @@ class RuleCommand(VisitorBasedCodemodCommand):
                 body = parent.body.with_changes(body=(skeleton,))
                 skeleton = parent.with_changes(body=body)
             alone = self.module.with_changes(header=(), body=(skeleton,), footer=())
-            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            positions = code_positions(alone)
             self._positions[id(inner)] = positions
         start = positions[node].start
         line = self._nested_lines[id(inner)] + start.line - positions[inner].start.line
@@ -212,7 +200,7 @@ class RuleCommand(VisitorBasedCodemodCommand):
         positions = self._positions.get(id(top))
         if positions is None:
             alone = self.module.with_changes(header=(), body=(top,), footer=())
-            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            positions = code_positions(alone)
             self._positions[id(top)] = positions
         start = positions[node].start
         return self._first_lines[id(top)] + start.line - 1, start.column + 1
@@ -243,8 +231,8 @@ class RuleCommand(VisitorBasedCodemodCommand):
                 self.changed = True
 
     # -- dispatch ------------------------------------------------------------------------
-    # Rules use plain visit_/leave_ methods, never matcher decorators, so these bypass
-    # the matcher machinery's per-node and per-attribute checks.
+    # Rules use plain visit_/leave_ methods (never per-attribute ones), so these skip
+    # pruned statements and LibCST's per-attribute method lookups.
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self._pruned:
@@ -273,6 +261,25 @@ class RuleCommand(VisitorBasedCodemodCommand):
 
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
         return None
+
+
+def code_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """`PositionProvider`'s positions of every node in `module`, from one code generation.
+
+    `MetadataWrapper.resolve` also walks the whole tree once for the batchable providers
+    it was not asked for, which doubles the cost; `wrapped_positions` is the plain twin
+    (tests/codemods/test_command_positions.py proves them equal on random modules).
+    """
+    provider = PositionProvider()
+    provider._computed = {}
+    provider._gen_impl(module)
+    # PositionProvider stores CodeRanges only (no lazy values).
+    return cast("Mapping[cst.CSTNode, CodeRange]", provider._computed)
+
+
+def wrapped_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """The positions through LibCST's public `MetadataWrapper.resolve`."""
+    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
 def names_in(node: cst.CSTNode) -> set[str]:

@@ -9,7 +9,9 @@ code generation; when `ast` disagrees with LibCST the rules fall back to codegen
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # CPython's messages for code nested deeper than its parser allows (Python itself
@@ -24,6 +26,10 @@ TOO_DEEP = frozenset(
 )
 # Statements whose nested body the rules may prune one by one.
 NESTED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+# Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
+NEWLINE = re.compile(r"\r\n|\r|\n")
+# LibCST's `default_indent` when a module has no indented block.
+NO_INDENT = "    "
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,22 @@ class Outline:
                     names.add((alias.asname or alias.name).split(".")[0])
         return frozenset(names)
 
+    def first_indent(self) -> str | None:
+        """The module's first block indentation: LibCST's `default_indent` for this code.
+
+        LibCST takes its first INDENT token and indents the blocks a rule generates with
+        it, so a region of the file parsed alone must find the same one. None when `ast`
+        cannot tell for sure (a top-level `match`, a backslash continuation).
+        """
+        if self.statements is None or re.search(r"\\\r?\n|\\\r", self.text):
+            return None
+        lines = NEWLINE.split(self.text)
+        try:
+            found = _first_indent(self.statements, lines)
+        except _Undecided:
+            return None
+        return NO_INDENT if found is None else found
+
     def lines_with(self, needles: tuple[str, ...]) -> list[int]:
         """Sorted 1-based line numbers where any needle occurs."""
         found: set[int] = set()
@@ -83,6 +105,33 @@ def _parse(text: str) -> tuple[ast.Module | None, str | None]:
         return None, "cannot parse: nested too deeply"
     except MemoryError:
         return None, "cannot parse: out of memory (nested too deeply?)"
+
+
+class _Undecided(Exception):
+    """`ast` cannot say where the first INDENT token is."""
+
+
+def _first_indent(statements: Sequence[ast.stmt], lines: list[str]) -> str | None:
+    """The indentation of the first statement, in source order, that opens an indented
+    block, or None when no block under `statements` is indented."""
+    for statement in statements:
+        if isinstance(statement, ast.Match):
+            raise _Undecided
+        blocks = [getattr(statement, "body", None)]
+        blocks += [handler.body for handler in getattr(statement, "handlers", ())]
+        blocks += [getattr(statement, "orelse", None), getattr(statement, "finalbody", None)]
+        for block in blocks:
+            if not isinstance(block, list) or not block or not isinstance(block[0], ast.stmt):
+                continue
+            first = block[0]
+            prefix = lines[first.lineno - 1][: first.col_offset]
+            if prefix and not prefix.strip():
+                return prefix
+            if isinstance(first, ast.If) and not prefix:  # `elif`: its blocks come next
+                found = _first_indent([first], lines)
+                if found is not None:
+                    return found
+    return None
 
 
 def span(node: ast.stmt) -> tuple[int, int]:

@@ -8,7 +8,6 @@ an attribute of that name belong to the project's own classes and are left alone
 from __future__ import annotations
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from codemods import Rule
 from codemods.command import RuleCommand
@@ -22,13 +21,8 @@ class PendingInterruptsCommand(RuleCommand):
     DESCRIPTION = "pending_interrupts -> interrupts (attribute reads and state keys)."
     RULE = Rule.AG002
 
-    def __init__(
-        self,
-        context: CodemodContext,
-        settings: Settings | None = None,
-        outline: Outline | None = None,
-    ) -> None:
-        super().__init__(context, settings, outline)
+    def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
+        super().__init__(settings, outline)
         self._stores: set[int] = set()
 
     # Attribute targets of assignments and `del` are stores, not reads.

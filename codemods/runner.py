@@ -1,14 +1,15 @@
 """Run the selected rules over many files and return one `FileResult` per file.
 
 Files are read as bytes and skipped on a byte-level check before parsing (most files
-of a real repository never mention the legacy names); the rest are parsed once and
-passed through the rules in `RULE_ORDER`, in worker processes when there are enough
-of them. Only the processes that parse import libcst (a third of a second): a big run's
-workers load it while this process is still reading and prefiltering files. A failure in
-one file becomes that file's result and never stops the run.
+of a real repository never mention the legacy names); in the rest only the region
+that mentions them is parsed (`codemods.region`), once, and passed through the rules in
+`RULE_ORDER`, in worker processes when there are enough of them. Only the processes
+that parse import libcst (an eighth of a second): a big run's workers load it while
+this process is still reading and prefiltering files. A failure in one file becomes
+that file's result and never stops the run.
 The runner never writes: the CLI decides whether to diff, write or check.
 
-Kept whole (about 440 lines): the worker processes import their tasks from this module
+Kept whole (about 450 lines): the worker processes import their tasks from this module
 by name, and those tasks are the one-file migration itself, so the pool and the file
 step share one module; how lines move across a rewrite is `codemods.line_diff`.
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 import ast
 import io
 import os
-import re
 import tokenize
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
 from codemods.line_diff import follow_line_ends, line_map
-from codemods.outline import Outline, mentions, span
+from codemods.outline import NEWLINE, Outline
+from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
-from codemods.triggers import file_triggers
+from codemods.triggers import fewest, file_triggers
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -48,8 +49,6 @@ MIN_FILES_PER_WORKER = 4
 EARLY_POOL = 64
 BATCH = 4
 CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
-# Line ends as Python's tokenizer (and so `ast` line numbers) counts them.
-NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class FileStatus(StrEnum):
@@ -107,7 +106,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         return _failed(path, f"cannot decode: {error}")
     try:
-        code, sites = _apply(module, _outline(source, module.encoding), path, options, active)
+        code, sites = _apply(module, _outline(source, module.encoding), options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
     result = (
@@ -140,11 +139,12 @@ def _migrate_script(source: bytes, path: str, options: Options) -> FileResult:
 def _migrate_region(
     source: bytes, path: str, options: Options, active: list[tuple[Rule, type[RuleCommand]]]
 ) -> FileResult | None:
-    """Parse only the top-level statements that mention a trigger, and splice them back.
+    """Parse only the statements that mention a trigger (`codemods.region`), splice them back.
 
     Parsing is most of a rule run's cost, and a file with call sites usually has them in
-    one function; `ast` (C speed) finds that function's lines. None means "use the whole
-    module": no `ast` outline, a large region, or a rule that needs the whole file.
+    one function or a few methods of a class; `ast` (C speed) finds their lines. None
+    means "use the whole module": no `ast` outline, a large region, a region LibCST would
+    indent new blocks in differently, or a rule that needs the whole file.
     """
     try:
         encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
@@ -154,42 +154,47 @@ def _migrate_region(
     outline = Outline.of(text)
     if outline.unparsable is not None:
         return _failed(path, outline.unparsable)
-    if outline.statements is None:
+    indent = outline.first_indent()
+    if indent is None or outline.statements is None:
         return None
     wanted = tuple(t for _, command in active for t in command.triggers(options.settings.names))
-    lines = outline.lines_with(wanted)
-    spans = [span(statement) for statement in outline.statements]
-    hot = [(first, last) for first, last in spans if mentions(lines, first, last)]
-    if not hot:
+    region = locate(outline.statements, outline.lines_with(wanted))
+    if region is None:
         return FileResult(path, FileStatus.UNCHANGED)
-    first_hot, last_hot = hot[0][0], max(last for _, last in hot)
-    # Start right after the statement before, so comments above (TODO markers included)
-    # belong to the region exactly as they belong to the statement in LibCST.
-    start = 1 + max((last for _, last in spans if last < first_hot), default=0)
     starts = [0] + [match.end() for match in NEWLINE.finditer(text)]
-    begin = starts[start - 1]
-    end = starts[last_hot] if last_hot < len(starts) else len(text)
+    begin = starts[region.start - 1]
+    end = starts[region.last] if region.last < len(starts) else len(text)
     if (end - begin) * 2 > len(text):
         return None  # most of the file: parse it whole
-    region = text[begin:end]
+    # Members of a class go under a stand-in class line ending like the file's first line
+    # (LibCST takes a module's newline for the code it generates from there).
+    header = MEMBER_HEADER + _first_newline(text) if region.member else ""
+    region_text = header + text[begin:end]
     import libcst as cst
 
     from codemods.command import NeedsWholeModule
 
     try:
-        module = cst.parse_module(region)
+        module = cst.parse_module(region_text)
+        if module.default_indent != indent:
+            return None  # new blocks would be indented unlike the whole module's
         region_outline = replace(
-            Outline.of(region, partial=True, encoding=encoding),
+            Outline.of(region_text, partial=True, encoding=encoding),
             imported=outline.top_level_imports(),
         )
-        code, sites = _apply(module, region_outline, path, options, active)
+        code, sites = _apply(module, region_outline, options, active)
     except NeedsWholeModule:
         return None
     except cst.ParserSyntaxError:
         return None  # the whole-module parse reports it with the right location
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
-    sites = [_moved(site, site.line + start - 1) for site in sites]
+    if code is not None:
+        if not code.startswith(header):
+            return None  # a rule changed the stand-in line: parse the whole file instead
+        code = code[len(header) :]
+    shift = region.start - (2 if header else 1)  # the region's first line is line 1 or 2
+    sites = [_moved(site, site.line + shift) for site in sites]
     if code is None:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
     result = _encode(follow_line_ends(text, text[:begin] + code + text[end:]), encoding)
@@ -203,13 +208,10 @@ def _migrate_region(
 def _apply(
     module: cst.Module,
     outline: Outline | None,
-    path: str,
     options: Options,
     active: list[tuple[Rule, type[RuleCommand]]],
 ) -> tuple[str | None, list[Site]]:
     """Run the rules in order; the final code (None: unchanged) and the sites, sorted."""
-    from libcst.codemod import CodemodContext
-
     sites: list[Site] = []
     # Maps a line of the current tree (index = line - 1) to the line in the first one, so
     # every site is reported where the user sees it, whichever rule found it.
@@ -218,7 +220,7 @@ def _apply(
     partial = outline is not None and outline.partial
     encoding = outline.encoding if outline is not None else module.encoding
     for position, (_, command_type) in enumerate(active, start=1):
-        command = command_type(CodemodContext(filename=path), options.settings, outline)
+        command = command_type(options.settings, outline)
         updated = command.transform_module(module)
         for site in command.sites:
             line = site.line if lines_now is None else lines_now[site.line - 1]
@@ -264,8 +266,10 @@ def run(
     upcoming = iter(paths)
     listed: list[str] = list(islice(upcoming, EARLY_POOL))
     results: list[FileResult | None] = []
-    wanted = [t for rule in options.rules for t in file_triggers(rule, options.settings.names)]
-    wanted_in_scripts = typescript.triggers(options.rules)
+    wanted = fewest(
+        t for rule in options.rules for t in file_triggers(rule, options.settings.names)
+    )
+    wanted_in_scripts = fewest(typescript.triggers(options.rules))
     workers = jobs or os.cpu_count() or 1
     # A big run starts its workers at once, so parsing overlaps reading the other files.
     pool = None
@@ -434,6 +438,12 @@ def _outline(source: bytes, encoding: str) -> Outline | None:
         return Outline.of(source.decode(encoding), encoding=encoding)
     except (UnicodeDecodeError, LookupError):
         return None
+
+
+def _first_newline(text: str) -> str:
+    """The file's first line ending (a file without one: a newline)."""
+    match = NEWLINE.search(text)
+    return "\n" if match is None else match.group()
 
 
 def _moved(site: Site, line: int) -> Site:

@@ -1,4 +1,4 @@
-"""Run one rule command over a source string, the way the runner does, byte-exact."""
+"""Run one rule command over a source string through LibCST's codemod API, byte-exact."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from textwrap import dedent
 from libcst.codemod import CodemodContext, TransformSuccess, transform_module
 
 from codemods.command import RuleCommand
+from codemods.libcst_command import RuleCodemod
 from codemods.settings import Settings
 from codemods.site import Site
 
@@ -16,11 +17,11 @@ def apply(
 ) -> tuple[str, list[Site]]:
     """The transformed code and the sites; asserts a second run changes nothing."""
     code = dedent(source) if strip else source
-    first = command(CodemodContext(), settings)
-    result = transform_module(first, code)
+    first = command(settings)
+    result = transform_module(RuleCodemod(CodemodContext(), first), code)
     assert isinstance(result, TransformSuccess), getattr(result, "traceback_str", result)
-    second = command(CodemodContext(), settings)
-    again = transform_module(second, result.code)
+    second = command(settings)
+    again = transform_module(RuleCodemod(CodemodContext(), second), result.code)
     assert isinstance(again, TransformSuccess)
     assert again.code == result.code, "a second run changed the file"
     assert not second.changed
