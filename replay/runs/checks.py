@@ -40,7 +40,7 @@ MAX_ANCESTRY = 256
 """Longest parentRunId chain followed; guards against cycles in hostile recordings."""
 
 
-_NO_TOOL_CALLS: frozenset[str] = frozenset()
+_NO_TOOL_CALLS: tuple[str, ...] = ()
 
 
 def _shared(value: str | None) -> str | None:
@@ -181,7 +181,7 @@ class Checker:
         # parent is an earlier run's key. An index of many runs stays small.
         thread = _shared(transcript.thread_id)
         parent = _shared(transcript.parent_run_id)
-        tool_calls = frozenset(ids) if ids else _NO_TOOL_CALLS
+        tool_calls = tuple(ids) if ids else _NO_TOOL_CALLS
         for key in keys:
             assert key is not None
             key = sys.intern(key)
@@ -207,7 +207,7 @@ class Checker:
             entry = self._index.get(parent)
             if entry is None:
                 break
-            known |= entry.tool_call_ids
+            known.update(entry.tool_call_ids)
             parent = entry.parent_run_id
         return known
 

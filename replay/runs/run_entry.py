@@ -27,8 +27,10 @@ class RunEntry:
     thread_id: str | None
     parent_run_id: str | None
     outcome: Outcome
-    tool_call_ids: frozenset[str]
-    """Tool calls the run itself made (streamed or in its snapshot)."""
+    tool_call_ids: tuple[str, ...]
+    """Tool calls the run itself made (streamed or in its snapshot). A tuple: the index
+    keeps 20,000 runs, most with one or two calls, and an empty tuple is shared; a
+    frozenset costs 216 bytes however few it holds (about 1.5 MiB on 100 MB)."""
     terminal: TerminalText | None
     """Where a paused run's terminal event is kept (its `outcome` holds the
     descriptors): its recorded JSON text, UTF-8, in a compressed block

@@ -28,7 +28,7 @@ import replay.large.read
 import replay.large.work_sharing
 from cli.app import app
 from replay.large.piece_reader import decode_file
-from replay.large.pieces import piece_bounds, summarize
+from replay.large.pieces import PieceFrames, piece_bounds, summarize
 from replay.large.work_sharing import Helper
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent, decode_events
@@ -403,3 +403,26 @@ def test_a_file_that_grows_while_it_is_read_is_read_to_its_real_end(
         monkeypatch.setattr(replay.large.piece_reader, "piece_bounds", original)
         assert path.read_bytes() == body + first + later
         assert items == _reference(path)
+
+
+FRAME_TEXT = st.binary(min_size=1, max_size=12).filter(lambda text: b"\n" not in text)
+
+
+@given(texts=st.lists(FRAME_TEXT, min_size=1, max_size=30), ask_out_first=st.booleans())
+def test_piece_frames_hold_offsets_not_texts_and_give_what_splitting_gives(
+    texts: list[bytes], ask_out_first: bool
+) -> None:
+    # The plain twin is the split it replaces: texts, byte offsets and output lines.
+    piece = b"".join(b"data: " + text + b"\n\n" for text in texts)
+    frames = PieceFrames(piece)
+    if ask_out_first:  # the output then replaces the piece's bytes
+        assert frames.out == b"".join(text + b"\n" for text in texts)
+    starts = [0]
+    for text in texts:
+        starts.append(starts[-1] + len(text) + 8)
+    for at, text in enumerate(texts):
+        assert frames.text(at) == text
+        assert frames.offset(at) == starts[at]
+        assert frames.lines(at, at + 1) == text + b"\n"
+    assert frames.out == b"\n".join(texts) + b"\n"
+    assert [frames.text(at) for at in range(len(texts))] == texts
