@@ -201,6 +201,11 @@ def _summaries(
         summary, settlement, frames = _work(
             source, piece, bounds[number], fold_deltas, templates, settle_too=ahead
         )
+        if ahead and summary is not None:
+            # Waiting its turn, it holds only what was found: its bytes (a megabyte, and
+            # up to `OWN_AHEAD` such pieces wait) are read again then, and checked
+            # against the summary like the helper's.
+            return Summarised(number, None, summary, settlement, here=False)
         # Its frames hold all it is needed for: the bytes need not wait with them.
         return Summarised(number, None if frames else piece, summary, settlement, frames)
 
@@ -214,7 +219,10 @@ def _summaries(
             return None
         return Summarised(number, _read_piece(fd, bounds, number), summary, settlement, here=False)
 
-    yield from in_order(len(bounds) - 1, helper, local, accept)
+    for found in in_order(len(bounds) - 1, helper, local, accept):
+        if found.piece is None and found.frames is None and found.summary is not None:
+            found = replace(found, piece=_read_piece(fd, bounds, found.number))
+        yield found
 
 
 def _work(

@@ -157,6 +157,7 @@ class Checker:
         """Remember runs checked elsewhere (`replay.large.settle.Settled`), in order."""
         index = self._index
         for key, entry in entries:
+            key = sys.intern(key)  # (the entry's own ids are interned as it is received)
             index[key] = entry
             index.move_to_end(key)
         while len(index) > self._max_runs:

@@ -8,6 +8,7 @@ tool calls it made itself and, for a paused run, where its terminal text is kept
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +42,7 @@ class RunEntry:
         # Plain constructor arguments: a helper process sends thousands of these, and
         # the dataclass default (state set field by field in Python) is several times
         # slower to load.
-        return RunEntry, (
+        return _received, (
             self.run_id,
             self.thread_id,
             self.parent_run_id,
@@ -63,6 +64,27 @@ class RunEntry:
         outcome = value.get("outcome") if isinstance(value, dict) else None
         found = outcome.get("interrupts") if isinstance(outcome, dict) else None
         return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+
+
+def _received(
+    run_id: str,
+    thread_id: str | None,
+    parent_run_id: str | None,
+    outcome: Outcome,
+    tool_call_ids: tuple[str, ...],
+    terminal: TerminalText | None,
+) -> RunEntry:
+    """A `RunEntry` sent by the helper process, its ids shared (interned) like those of
+    the entries the reader makes itself: a thread's runs name one thread, and a parent
+    is an earlier run's key, which each message from the helper would copy again."""
+    return RunEntry(
+        sys.intern(run_id),
+        None if thread_id is None else sys.intern(thread_id),
+        None if parent_run_id is None else sys.intern(parent_run_id),
+        outcome,
+        tool_call_ids,
+        terminal,
+    )
 
 
 def own_tool_calls(transcript: RunTranscript) -> set[str]:
