@@ -143,6 +143,40 @@ def test_the_helper_changes_nothing(with_helper: None, tmp_path: Path) -> None:
     assert _expanded(_pieces(path, fold_deltas=False)) == reference
 
 
+def test_pieces_done_here_ahead_of_their_turn_change_nothing(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A helper never ready in time: the reader summarises (and settles) pieces ahead
+    # of their turn, lets their bytes go while they wait, and reads them again.
+    path = tmp_path / "all.sse"
+    path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) + b"".join(ODD_FRAMES))
+    reference = _reference(path)
+    ahead: list[int] = []
+    original = replay.large.piece_reader._work
+
+    def counting(*args: Any, settle_too: bool) -> Any:
+        if settle_too and args[1] is not None:
+            ahead.append(args[2])
+        return original(*args, settle_too=settle_too)
+
+    reads: list[int] = []
+    read_piece = replay.large.piece_reader._read_piece
+
+    def reading(fd: int, bounds: list[int], number: int) -> bytes | None:
+        reads.append(bounds[number])
+        return read_piece(fd, bounds, number)
+
+    monkeypatch.setattr(replay.large.piece_reader, "_work", counting)
+    monkeypatch.setattr(replay.large.piece_reader, "_read_piece", reading)
+    monkeypatch.setattr(Helper, "ready", lambda self: False)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    # Each summarised ahead is read again at its turn (an irregular one is kept whole).
+    again = [offset for offset in ahead if reads.count(offset) == 2]
+    assert len(again) > 10
+    assert all(reads.count(offset) in (1, 2) for offset in ahead)
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
+
+
 @pytest.mark.parametrize("failure", ["dies", "out-of-turn", "garbage", "wrong-value"])
 def test_a_failing_helper_only_means_doing_the_work_here(
     with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
