@@ -157,7 +157,6 @@ class Checker:
         """Remember runs checked elsewhere (`replay.large.settle.Settled`), in order."""
         index = self._index
         for key, entry in entries:
-            key = sys.intern(key)  # (the entry's own ids are interned as it is received)
             index[key] = entry
             index.move_to_end(key)
         while len(index) > self._max_runs:
@@ -178,14 +177,15 @@ class Checker:
             if block.full:
                 self.seal()
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
-        # Ids are shared (interned): a thread's runs name the same thread, and a run's
-        # parent is an earlier run's key. An index of many runs stays small.
+        # Thread and parent ids are shared (interned): a thread's runs name the same
+        # thread, and a continuation names its parent. Keys are not: each is one run's
+        # own, and 20,000 more interned strings would double the interpreter's table of
+        # them (about 1 MB) for nothing.
         thread = _shared(transcript.thread_id)
         parent = _shared(transcript.parent_run_id)
         tool_calls = tuple(ids) if ids else _NO_TOOL_CALLS
         for key in keys:
             assert key is not None
-            key = sys.intern(key)
             self._index[key] = RunEntry(key, thread, parent, transcript.outcome, tool_calls, kept)
             self._index.move_to_end(key)
         while len(self._index) > self._max_runs:

@@ -74,11 +74,11 @@ def _received(
     tool_call_ids: tuple[str, ...],
     terminal: TerminalText | None,
 ) -> RunEntry:
-    """A `RunEntry` sent by the helper process, its ids shared (interned) like those of
-    the entries the reader makes itself: a thread's runs name one thread, and a parent
-    is an earlier run's key, which each message from the helper would copy again."""
+    """A `RunEntry` sent by the helper process, its thread and parent ids shared
+    (interned) like those of the entries the reader makes itself: each message from the
+    helper would copy them again."""
     return RunEntry(
-        sys.intern(run_id),
+        run_id,
         None if thread_id is None else sys.intern(thread_id),
         None if parent_run_id is None else sys.intern(parent_run_id),
         outcome,
