@@ -112,6 +112,8 @@ def _decode_pieces(
             )
             if number == last:  # a file still being written: read on to its real end
                 yield from _decode_rest(source, fd, position, bare_noticed)
+            # Let this piece go before the next one is read (or summarised) here.
+            del found, piece, frames, summary, settlement
             continue
         # Not all one-line frames, or not all valid: the ordinary decoder, from where the
         # previous piece left it (a clean state: every piece but the last ends a blank line).
@@ -128,6 +130,7 @@ def _decode_pieces(
         )
         line, _, last_id = decoder.state
         position = Position(end, line, position.index + counted[0], last_id)
+        del found, piece, chunks, batches
 
 
 def _decode_rest(

@@ -81,6 +81,8 @@ def feed(loop: CheckLoop, items: Iterable[Any]) -> None:
             adopt(loop, item)
         else:
             add(item)
+        # Not held while the next is made: the last item of a piece holds its frames.
+        del item
 
 
 def adopt(loop: CheckLoop, stretch: Settled) -> None:
