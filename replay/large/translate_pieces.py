@@ -22,7 +22,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.large.delta_templates import DeltaTemplates
 from replay.large.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED
 from replay.large.pieces import (
     PIECE_SIZE,
@@ -31,7 +30,7 @@ from replay.large.pieces import (
     cut_at_marker,
     one_line_frames,
 )
-from replay.large.translate_stretches import verbatim_chunks
+from replay.large.translate_stretches import StretchTemplates, verbatim_chunks
 from replay.large.work_sharing import Helper, in_order
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator, translate_stream
@@ -131,7 +130,7 @@ def translate_piece(
     start: Position,
     pattern: Translator,
     reasoning: Reasoning,
-    templates: DeltaTemplates | None = None,
+    templates: StretchTemplates | None = None,
 ) -> TranslatedPiece:
     """Translate one piece with a fresh translator like `pattern`, from `reasoning`.
 
@@ -194,7 +193,7 @@ def translate_file(
 def _translated(
     source: str, fd: int, pieces: Layout, translator: Translator
 ) -> Iterator[bytes | Problem]:
-    templates = DeltaTemplates()  # each process learns its own (the helper forks it empty)
+    templates = StretchTemplates()  # each process learns its own (the helper forks it empty)
 
     def compute(number: int, reasoning: Reasoning) -> TranslatedPiece:
         start, end = pieces.span(number)

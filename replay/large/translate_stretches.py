@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from replay.large.delta_templates import DELTA_ID_KEYS, FAMILIES, DeltaTemplates
+from replay.large.delta_templates import DELTA_ID_KEYS, FAMILIES, MAX_TRIES, DeltaTemplates
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator
 from replay.wire.events import EVENT_ADAPTER
@@ -40,16 +40,41 @@ _FAMILY_HEADS = tuple(
 never exemplars: a template's first key is its type)."""
 
 
+class StretchTemplates:
+    """The delta templates one process uses to translate, and what it offered them.
+
+    An event is offered only when valid, compact and free of `null` fields, and at most
+    `MAX_TRIES` events of a type are parsed to be offered, whether they qualified or not:
+    a file whose events never make a template costs nothing more than the plain path.
+    """
+
+    __slots__ = ("_offered", "templates")
+
+    def __init__(self) -> None:
+        self.templates = DeltaTemplates()
+        self._offered: dict[bytes, int] = {}
+
+    def offer(self, text: bytes) -> None:
+        """Offer one frame's text, a compact event of a streamed kind (type first)."""
+        kind = text[9 : text.find(b'"', 9)]
+        tries = self._offered.get(kind, 0)
+        if tries >= MAX_TRIES:
+            return
+        self._offered[kind] = tries + 1
+        _learn(self.templates, text)
+
+
 def verbatim_chunks(
     source: str,
     piece: bytes,
     start: Position,
     translator: Translator,
-    templates: DeltaTemplates,
+    learned: StretchTemplates,
 ) -> Iterator[bytes | Verbatim]:
     """The piece (one-line `data:` frames, LF only, valid UTF-8) as chunks for
     `translate_stream`: plain bytes, and `Verbatim` stretches already told to
     `translator`. Lazily: each stretch is decided when the chunks before it are read."""
+    templates = learned.templates
     size = len(piece)
     at = plain_from = 0
     frame = 0
@@ -58,7 +83,7 @@ def verbatim_chunks(
         if found is None:
             end = piece.index(b"\n\n", at) + 2
             if not templates.complete and piece.startswith(_FAMILY_HEADS, at):
-                _learn(templates, piece[at + 6 : end - 2])
+                learned.offer(piece[at + 6 : end - 2])
             at, frame = end, frame + 1
             continue
         end, count, kind, stream_id, deltas, opened, closed = found

@@ -14,12 +14,14 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.large.delta_templates import DeltaTemplates
+import replay.large.translate_stretches
+from replay.large.delta_templates import MAX_TRIES
 from replay.large.translate_pieces import translate_piece
-from replay.large.translate_stretches import verbatim_chunks
+from replay.large.translate_stretches import StretchTemplates, verbatim_chunks
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator, translate_stream
 from replay.wire.stream_position import Position
@@ -95,7 +97,7 @@ def _piece(events: list[dict[str, Any]], loose: list[bool], broken: int | None) 
     return b"".join(frames)
 
 
-def _both(piece: bytes, templates: DeltaTemplates, start: Position) -> None:
+def _both(piece: bytes, templates: StretchTemplates, start: Position) -> None:
     pattern = Translator()
     plain = translate_piece("x.sse", piece, start, pattern, (None, None))
     fast = translate_piece("x.sse", piece, start, pattern, (None, None), templates)
@@ -133,7 +135,7 @@ def test_copying_stretches_through_equals_reading_them(
     warm: bool,
     start: Position,
 ) -> None:
-    templates = DeltaTemplates()
+    templates = StretchTemplates()
     if warm:
         _both(WARM_UP, templates, Position())
     piece = _piece(events, loose + [False] * len(events), broken)
@@ -142,9 +144,9 @@ def test_copying_stretches_through_equals_reading_them(
 
 
 def test_stretches_are_copied_unread_and_told_to_the_translator() -> None:
-    templates = DeltaTemplates()
+    templates = StretchTemplates()
     _both(WARM_UP, templates, Position())
-    assert templates.complete
+    assert templates.templates.complete
     translator = Translator()
     chunks = list(verbatim_chunks("x.sse", WARM_UP * 3, Position(), translator, templates))
     copied = [chunk for chunk in chunks if isinstance(chunk, Verbatim)]
@@ -154,7 +156,7 @@ def test_stretches_are_copied_unread_and_told_to_the_translator() -> None:
 
 
 def test_a_stretch_after_a_held_legacy_finish_is_read_the_ordinary_way() -> None:
-    templates = DeltaTemplates()
+    templates = StretchTemplates()
     _both(WARM_UP, templates, Position())
     held = _frame({"type": "RUN_FINISHED", "runId": "w", "threadId": "t"})
     text = _frame({"type": "TEXT_MESSAGE_START", "messageId": "late", "role": "assistant"})
@@ -177,7 +179,7 @@ def test_a_stretch_after_a_held_legacy_finish_is_read_the_ordinary_way() -> None
 def test_a_pause_without_a_finish_is_anchored_after_a_copied_stretch() -> None:
     # No RUN_FINISHED: the native terminal goes after the run's last event, which is the
     # last frame of a copied stretch, so its notices carry that frame's location.
-    templates = DeltaTemplates()
+    templates = StretchTemplates()
     _both(WARM_UP, templates, Position())
     approval = {
         "type": "CUSTOM",
@@ -186,3 +188,25 @@ def test_a_pause_without_a_finish_is_anchored_after_a_copied_stretch() -> None:
     }
     piece = WARM_UP[: WARM_UP.index(b'data: {"type":"RUN_FINISHED')] + _frame(approval)
     _both(piece, templates, Position(5000, 80, 40))
+
+
+def test_events_that_never_make_a_template_are_offered_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A `null` parent: never an exemplar (the translator rewrites such events), so the
+    # templates never complete; parsing each one to offer it would double its cost.
+    offered: list[bytes] = []
+    learn = replay.large.translate_stretches._learn
+
+    def counting(templates: Any, text: bytes) -> None:
+        offered.append(text)
+        learn(templates, text)
+
+    monkeypatch.setattr(replay.large.translate_stretches, "_learn", counting)
+    call = {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"}
+    piece = b"".join(_frame({**call, "parentMessageId": None}) for _ in range(50))
+    templates = StretchTemplates()
+    _both(piece, templates, Position())
+    _both(piece, templates, Position())
+    assert len(offered) == MAX_TRIES
+    assert not templates.templates.active
