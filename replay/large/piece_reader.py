@@ -97,7 +97,7 @@ def _decode_pieces(
         frames = found.frames
         usable = summary is not None and (found.here or summary.fits(piece or b""))
         if frames is None and piece is not None and usable:
-            frames = PieceFrames(piece)
+            frames = PieceFrames(piece, with_out=True)
         if frames is not None and summary is not None:
             start = 0
             if settlement is not None and 0 < settlement.frames <= summary.count:

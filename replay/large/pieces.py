@@ -338,12 +338,14 @@ class PieceFrames:
 
     __slots__ = ("_out", "_piece", "_starts")
 
-    def __init__(self, piece: bytes) -> None:
-        self._piece: bytes | None = piece
-        self._out: bytes | None = None
+    def __init__(self, piece: bytes, *, with_out: bool = False) -> None:
+        """`with_out`: make the output at once (the reader always needs it; joining the
+        texts split here is cheaper than splitting again later)."""
+        texts = piece[6:-2].split(_SEPARATOR)
         # Bytes of frame text before frame i.
-        texts = map(len, piece[6:-2].split(_SEPARATOR))
-        self._starts = array("q", accumulate(texts, initial=0))
+        self._starts = array("q", accumulate(map(len, texts), initial=0))
+        self._piece: bytes | None = None if with_out else piece
+        self._out = b"\n".join(texts) + b"\n" if with_out else None
 
     @property
     def out(self) -> bytes:

@@ -442,13 +442,17 @@ def test_a_file_that_grows_while_it_is_read_is_read_to_its_real_end(
 FRAME_TEXT = st.binary(min_size=1, max_size=12).filter(lambda text: b"\n" not in text)
 
 
-@given(texts=st.lists(FRAME_TEXT, min_size=1, max_size=30), ask_out_first=st.booleans())
+@given(
+    texts=st.lists(FRAME_TEXT, min_size=1, max_size=30),
+    ask_out_first=st.booleans(),
+    with_out=st.booleans(),
+)
 def test_piece_frames_hold_offsets_not_texts_and_give_what_splitting_gives(
-    texts: list[bytes], ask_out_first: bool
+    texts: list[bytes], ask_out_first: bool, with_out: bool
 ) -> None:
     # The plain twin is the split it replaces: texts, byte offsets and output lines.
     piece = b"".join(b"data: " + text + b"\n\n" for text in texts)
-    frames = PieceFrames(piece)
+    frames = PieceFrames(piece, with_out=with_out)
     if ask_out_first:  # the output then replaces the piece's bytes
         assert frames.out == b"".join(text + b"\n" for text in texts)
     starts = [0]
