@@ -18,6 +18,7 @@ twin, and the tests compare the two on random streams).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +39,7 @@ _FAMILY_HEADS = tuple(
 )
 """How a frame of a streamed kind starts when written compactly, type first (others are
 never exemplars: a template's first key is its type)."""
+_NEXT_FAMILY_FRAME = re.compile(b"\n\n(?:" + b"|".join(map(re.escape, _FAMILY_HEADS)) + b")")
 
 
 class StretchTemplates:
@@ -75,15 +77,25 @@ def verbatim_chunks(
     `translate_stream`: plain bytes, and `Verbatim` stretches already told to
     `translator`. Lazily: each stretch is decided when the chunks before it are read."""
     templates = learned.templates
+    learning = not templates.complete
     size = len(piece)
     at = plain_from = 0
     frame = 0
     while at < size:
+        if not piece.startswith(_FAMILY_HEADS, at):
+            # The next frame a stretch can start at (a template's first key is `type`):
+            # the frames before it are counted, not visited.
+            found_at = _NEXT_FAMILY_FRAME.search(piece, at)
+            skip_to = found_at.start() + 2 if found_at is not None else size
+            frame += piece.count(b"\n\n", at, skip_to)
+            at = skip_to
+            continue
         found = templates.match(piece, at)
         if found is None:
             end = piece.index(b"\n\n", at) + 2
-            if not templates.complete and piece.startswith(_FAMILY_HEADS, at):
+            if learning:
                 learned.offer(piece[at + 6 : end - 2])
+                learning = not templates.complete
             at, frame = end, frame + 1
             continue
         end, count, kind, stream_id, deltas, opened, closed = found
