@@ -341,11 +341,17 @@ class PieceFrames:
     def __init__(self, piece: bytes, *, with_out: bool = False) -> None:
         """`with_out`: make the output at once (the reader always needs it; joining the
         texts split here is cheaper than splitting again later)."""
-        texts = piece[6:-2].split(_SEPARATOR)
+        # Split the piece itself, then trim the ends: no second copy of a megabyte.
+        texts = piece.split(_SEPARATOR)
+        texts[0] = texts[0][6:]
+        texts[-1] = texts[-1][:-2]
         # Bytes of frame text before frame i.
         self._starts = array("q", accumulate(map(len, texts), initial=0))
         self._piece: bytes | None = None if with_out else piece
-        self._out = b"\n".join(texts) + b"\n" if with_out else None
+        self._out: bytes | None = None
+        if with_out:
+            texts.append(b"")  # the last line's LF, without copying the output again
+            self._out = b"\n".join(texts)
 
     @property
     def out(self) -> bytes:
