@@ -97,7 +97,7 @@ def _decode_pieces(
         frames = found.frames
         usable = summary is not None and (found.here or summary.fits(piece or b""))
         if frames is None and piece is not None and usable:
-            frames = PieceFrames(piece)
+            frames = PieceFrames(piece, with_out=True)
         if frames is not None and summary is not None:
             start = 0
             if settlement is not None and 0 < settlement.frames <= summary.count:
@@ -112,6 +112,8 @@ def _decode_pieces(
             )
             if number == last:  # a file still being written: read on to its real end
                 yield from _decode_rest(source, fd, position, bare_noticed)
+            # Let this piece go before the next one is read (or summarised) here.
+            del found, piece, frames, summary, settlement
             continue
         # Not all one-line frames, or not all valid: the ordinary decoder, from where the
         # previous piece left it (a clean state: every piece but the last ends a blank line).
@@ -128,6 +130,7 @@ def _decode_pieces(
         )
         line, _, last_id = decoder.state
         position = Position(end, line, position.index + counted[0], last_id)
+        del found, piece, chunks, batches
 
 
 def _decode_rest(
@@ -201,6 +204,11 @@ def _summaries(
         summary, settlement, frames = _work(
             source, piece, bounds[number], fold_deltas, templates, settle_too=ahead
         )
+        if ahead and summary is not None:
+            # Waiting its turn, it holds only what was found: its bytes (a megabyte, and
+            # up to `OWN_AHEAD` such pieces wait) are read again then, and checked
+            # against the summary like the helper's.
+            return Summarised(number, None, summary, settlement, here=False)
         # Its frames hold all it is needed for: the bytes need not wait with them.
         return Summarised(number, None if frames else piece, summary, settlement, frames)
 
@@ -214,7 +222,10 @@ def _summaries(
             return None
         return Summarised(number, _read_piece(fd, bounds, number), summary, settlement, here=False)
 
-    yield from in_order(len(bounds) - 1, helper, local, accept)
+    for found in in_order(len(bounds) - 1, helper, local, accept):
+        if found.piece is None and found.frames is None and found.summary is not None:
+            found = replace(found, piece=_read_piece(fd, bounds, found.number))
+        yield found
 
 
 def _work(

@@ -16,7 +16,6 @@ texts.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +24,7 @@ from replay.large.pieces import PieceFrames, PieceSummary, apply_summary
 from replay.runs.check_loop import CheckLoop
 from replay.runs.checks import Checker
 from replay.runs.run_entry import RunEntry
+from replay.runs.run_index import RunIndex
 from replay.runs.transcript import TranscriptBuilder
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent
@@ -81,6 +81,8 @@ def feed(loop: CheckLoop, items: Iterable[Any]) -> None:
             adopt(loop, item)
         else:
             add(item)
+        # Not held while the next is made: the last item of a piece holds its frames.
+        del item
 
 
 def adopt(loop: CheckLoop, stretch: Settled) -> None:
@@ -105,7 +107,7 @@ def adopt(loop: CheckLoop, stretch: Settled) -> None:
         loop.add(item)
 
 
-class _NotingIndex(OrderedDict[str, RunEntry]):
+class _NotingIndex(RunIndex[RunEntry]):
     """A checker's run index that notes what is stored, and what is looked up in vain."""
 
     def __init__(self) -> None:
@@ -125,10 +127,10 @@ class _NotingIndex(OrderedDict[str, RunEntry]):
             self.missed.append(key)
         return found
 
-    def move_to_end(self, key: str, last: bool = True) -> None:
+    def move_to_end(self, key: str) -> None:
         if not self.stored or self.stored[-1][0] != key:
             self.touched = True
-        super().move_to_end(key, last)
+        super().move_to_end(key)
 
 
 class _Counter:

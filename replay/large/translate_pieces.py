@@ -18,7 +18,7 @@ answers None and the caller translates it as one stream.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,9 @@ from replay.large.pieces import (
     cut_at_marker,
     one_line_frames,
 )
+from replay.large.translate_stretches import StretchTemplates, verbatim_chunks
 from replay.large.work_sharing import Helper, in_order
+from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator, translate_stream
 from replay.wire import bounded_json
 from replay.wire.problems import Problem
@@ -128,13 +130,22 @@ def translate_piece(
     start: Position,
     pattern: Translator,
     reasoning: Reasoning,
+    templates: StretchTemplates | None = None,
 ) -> TranslatedPiece:
-    """Translate one piece with a fresh translator like `pattern`, from `reasoning`."""
+    """Translate one piece with a fresh translator like `pattern`, from `reasoning`.
+
+    With `templates` (learned by this process so far, and taught here), the stretches
+    they recognise in a piece of one-line frames are copied through unread
+    (`replay.large.translate_stretches`); without, every frame is read (the plain twin).
+    """
     translator = Translator(tools=pattern.tools, request=pattern.request)
     translator.reasoning = reasoning
+    chunks_in: Iterable[bytes | Verbatim] = [piece]
+    if templates is not None and _stretchable(piece):
+        chunks_in = verbatim_chunks(source, piece, start, translator, templates)
     items: list[bytes | Problem] = []
     chunks: list[bytes] = []
-    for item in translate_stream([piece], source=source, translator=translator, start=start):
+    for item in translate_stream(chunks_in, source=source, translator=translator, start=start):
         if isinstance(item, bytes):
             chunks.append(item)
             continue
@@ -145,6 +156,19 @@ def translate_piece(
     if chunks:
         items.append(b"".join(chunks))
     return TranslatedPiece(tuple(items), translator.changed, reasoning, translator.reasoning)
+
+
+def _stretchable(piece: bytes) -> bool:
+    """Whether a piece is one-line `data:` frames (LF only) in valid UTF-8."""
+    if not one_line_frames(piece):
+        return False
+    if piece.isascii():
+        return True
+    try:
+        piece.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def translate_file(
@@ -169,10 +193,14 @@ def translate_file(
 def _translated(
     source: str, fd: int, pieces: Layout, translator: Translator
 ) -> Iterator[bytes | Problem]:
+    templates = StretchTemplates()  # each process learns its own (the helper forks it empty)
+
     def compute(number: int, reasoning: Reasoning) -> TranslatedPiece:
         start, end = pieces.span(number)
         piece = os.pread(fd, end - start, start)
-        return translate_piece(source, piece, pieces.starts[number], translator, reasoning)
+        return translate_piece(
+            source, piece, pieces.starts[number], translator, reasoning, templates
+        )
 
     def accept(number: int, value: Any) -> TranslatedPiece | None:
         return value if type(value) is TranslatedPiece else None
@@ -197,7 +225,9 @@ def _translated(
         # The last piece, here and in turn, to the file's real end: a file still being
         # written (`curl -N > file`) is translated as far as the one-stream path reads it.
         start = pieces.starts[last]
-        rest = translate_piece(source, _read_to_end(fd, start.offset), start, translator, state)
+        rest = translate_piece(
+            source, _read_to_end(fd, start.offset), start, translator, state, templates
+        )
         translator.changed = translator.changed or rest.changed
         yield from rest.items
     finally:

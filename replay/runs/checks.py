@@ -17,7 +17,6 @@ continuations by change together.
 from __future__ import annotations
 
 import sys
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +27,7 @@ from replay.interrupts.descriptor_reader import BINDING_KEY, parse_expires_at
 from replay.interrupts.interrupt_errors import InterruptError
 from replay.runs.rules import RULES_BY_ID, finding
 from replay.runs.run_entry import RunEntry, message_tool_calls, own_tool_calls
+from replay.runs.run_index import RunIndex
 from replay.runs.terminal_blocks import TerminalBlock, TerminalText
 from replay.runs.transcript import Outcome, RunTranscript
 from replay.wire.events import EndOfStream, RecordedEvent
@@ -40,7 +40,7 @@ MAX_ANCESTRY = 256
 """Longest parentRunId chain followed; guards against cycles in hostile recordings."""
 
 
-_NO_TOOL_CALLS: frozenset[str] = frozenset()
+_NO_TOOL_CALLS: tuple[str, ...] = ()
 
 
 def _shared(value: str | None) -> str | None:
@@ -69,13 +69,13 @@ class Checker:
         *,
         now: Callable[[], datetime] | None = None,
         max_runs: int = MAX_INDEXED_RUNS,
-        index: OrderedDict[str, RunEntry] | None = None,
+        index: RunIndex[RunEntry] | None = None,
     ) -> None:
         """`index`: where runs are remembered (a helper process passes one that notes
         what is looked up; `replay.large.settle`)."""
         self._now = now or (lambda: datetime.now(UTC))
         self._max_runs = max_runs
-        self._index: OrderedDict[str, RunEntry] = OrderedDict() if index is None else index
+        self._index: RunIndex[RunEntry] = RunIndex() if index is None else index
         self._block = TerminalBlock()
         """Where paused runs' terminal texts go (sealed and replaced when full)."""
         self._source: str | None = None
@@ -157,10 +157,9 @@ class Checker:
         """Remember runs checked elsewhere (`replay.large.settle.Settled`), in order."""
         index = self._index
         for key, entry in entries:
-            index[key] = entry
-            index.move_to_end(key)
-        while len(index) > self._max_runs:
-            index.popitem(last=False)
+            index.store(key, entry)
+        if len(index) > self._max_runs:
+            index.evict_to(self._max_runs)
 
     def entry(self, run_id: str) -> RunEntry | None:
         """The remembered summary of a run, if it is still indexed."""
@@ -177,18 +176,19 @@ class Checker:
             if block.full:
                 self.seal()
         keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
-        # Ids are shared (interned): a thread's runs name the same thread, and a run's
-        # parent is an earlier run's key. An index of many runs stays small.
+        # Thread and parent ids are shared (interned): a thread's runs name the same
+        # thread, and a continuation names its parent. Keys are not: each is one run's
+        # own, and 20,000 more interned strings would double the interpreter's table of
+        # them (about 1 MB) for nothing.
         thread = _shared(transcript.thread_id)
         parent = _shared(transcript.parent_run_id)
-        tool_calls = frozenset(ids) if ids else _NO_TOOL_CALLS
+        tool_calls = tuple(ids) if ids else _NO_TOOL_CALLS
         for key in keys:
             assert key is not None
-            key = sys.intern(key)
-            self._index[key] = RunEntry(key, thread, parent, transcript.outcome, tool_calls, kept)
-            self._index.move_to_end(key)
-        while len(self._index) > self._max_runs:
-            self._index.popitem(last=False)
+            entry = RunEntry(key, thread, parent, transcript.outcome, tool_calls, kept)
+            self._index.store(key, entry)
+        if len(self._index) > self._max_runs:
+            self._index.evict_to(self._max_runs)
 
     def seal(self) -> None:
         """Compress the paused runs' terminals gathered so far (before sending them)."""
@@ -207,7 +207,7 @@ class Checker:
             entry = self._index.get(parent)
             if entry is None:
                 break
-            known |= entry.tool_call_ids
+            known.update(entry.tool_call_ids)
             parent = entry.parent_run_id
         return known
 

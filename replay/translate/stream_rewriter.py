@@ -1,7 +1,9 @@
 """Rewrite an SSE byte stream through an item stage, copying every untouched byte verbatim.
 
 `agui translate` runs its translator this way: only the events the stage replaces are
-re-framed (in the framing and line endings of the message they replace).
+re-framed (in the framing and line endings of the message they replace). A caller that
+knows a span of frames needs no rewriting, and has told the stage about it itself, passes
+it as a `Verbatim` chunk: it is copied through without being decoded.
 """
 
 from __future__ import annotations
@@ -17,6 +19,21 @@ from replay.wire.sse import Frame, FrameKind, SseDecoder, SseMessage
 from replay.wire.stream_position import Position
 
 _START = Position()
+
+
+@dataclass(frozen=True, slots=True)
+class Verbatim:
+    """Whole frames, LF line endings only, that go out exactly as they came.
+
+    The caller has already given the stage what feeding their events would have (and
+    the stage would have passed each through unchanged), so they are neither decoded
+    nor fed. Only allowed where the decoder is clean: at the start, or after a chunk
+    that ends with a blank line (`\\n\\n`).
+    """
+
+    data: bytes
+    frames: int
+    """How many SSE messages the bytes hold (the next message's index moves on by it)."""
 
 
 class ItemStage(Protocol):
@@ -76,7 +93,7 @@ class _ByteWriter:
 
 
 def rewrite_stream(
-    chunks: Iterable[bytes],
+    chunks: Iterable[bytes | Verbatim],
     *,
     source: str,
     stage: ItemStage,
@@ -90,16 +107,29 @@ def rewrite_stream(
     `start` is where the chunks begin in the recording (just after a blank line), when
     they are not its start.
     """
-    offset, lines, messages_before = start.offset, start.line, start.index
-    writer = _ByteWriter(offset)
+    writer = _ByteWriter(start.offset)
+    source_chunks = iter(chunks)
+    skipped: list[Verbatim] = []
+    """The `Verbatim` chunk that ended the current run of decoded chunks, if any."""
+    counted = [0]
 
-    def messages() -> Iterator[SseMessage | Frame]:
-        decoder = SseDecoder(line=lines, offset=offset)
-        for chunk in chunks:
+    def messages(decoder: SseDecoder) -> Iterator[SseMessage | Frame]:
+        """The messages of the chunks up to the next `Verbatim` (or the end)."""
+        clean = True
+        for chunk in source_chunks:
+            if type(chunk) is Verbatim:
+                if not clean or b"\r" in chunk.data:
+                    raise ValueError("a Verbatim chunk must follow a blank line and use LF only")
+                skipped.append(chunk)
+                return
+            assert isinstance(chunk, bytes)
             writer.buffer += chunk
+            clean = chunk.endswith(b"\n\n")
             for message in decoder.feed_frames(chunk):
+                counted[0] += 1
                 yield _remember(message)
         for message in decoder.close():
+            counted[0] += 1
             yield _remember(message)
 
     def _remember(message: SseMessage | Frame) -> SseMessage | Frame:
@@ -110,11 +140,25 @@ def rewrite_stream(
             writer.pending.append(_Pending(message[2], message[3], FrameKind.SSE, False))
         return message
 
-    def tapped() -> Iterator[Decoded]:
-        for item in parse_frames(source, messages(), messages_before):
-            if isinstance(item, RawEvent | EndOfStream):
-                writer.produced[item.location.offset] = item
-            yield item
+    def tapped() -> Iterator[Decoded | Verbatim]:
+        """The decoded items, and each `Verbatim` chunk in its place among them."""
+        line, offset, last_id = start.line, start.offset, None
+        index = start.index
+        while True:
+            decoder = SseDecoder(line=line, offset=offset, last_id=last_id)
+            counted[0] = 0
+            for item in parse_frames(source, messages(decoder), index):
+                if isinstance(item, RawEvent | EndOfStream):
+                    writer.produced[item.location.offset] = item
+                yield item
+            if not skipped:
+                return
+            verbatim = skipped.pop()
+            line, offset, last_id = decoder.state
+            index += counted[0] + verbatim.frames
+            line += verbatim.data.count(b"\n")
+            offset += len(verbatim.data)
+            yield verbatim
 
     def settle_before(offset: int) -> Iterator[bytes]:
         """Decide every pending message before `offset`: consumed, or verbatim."""
@@ -176,11 +220,17 @@ def rewrite_stream(
         return True
 
     for item in tapped():
-        for out in stage.feed(item):
-            if isinstance(out, Problem):
-                yield out
-            elif not passed_through(out):
-                yield from (chunk for chunk in emit(out) if chunk)
+        if isinstance(item, Verbatim):
+            # Every message before it is decided; its own bytes are copied as they are.
+            yield from (chunk for chunk in settle_before(1 << 62) if chunk)
+            writer.buffer += item.data
+            writer.decided = writer.base + len(writer.buffer)
+        else:
+            for out in stage.feed(item):
+                if isinstance(out, Problem):
+                    yield out
+                elif not passed_through(out):
+                    yield from (chunk for chunk in emit(out) if chunk)
         # `flush_verbatim` would do nothing otherwise (trim keeps at least from copy_from).
         if writer.decided - writer.copy_from > (1 << 18) or writer.copy_from - writer.base > (
             1 << 20

@@ -28,7 +28,7 @@ from replay.interrupts.descriptors import ToolDefinition, tool_map
 from replay.translate.native_terminal import TerminalBuilder, compact_json
 from replay.translate.notices import INVENTED, LOST, TRANSLATED
 from replay.translate.run_record import RunRecord, text, track
-from replay.translate.stream_rewriter import rewrite_stream
+from replay.translate.stream_rewriter import Verbatim, rewrite_stream
 from replay.wire.events import Decoded, EndOfStream, RawEvent
 from replay.wire.legacy import (
     RETIRED_EVENT_TYPES,
@@ -90,6 +90,28 @@ class Translator:
 
     def finish(self) -> list[Decoded]:
         return self._flush(force=True)
+
+    @property
+    def holding(self) -> bool:
+        """Whether a legacy finish or legacy events wait for the next event to release them."""
+        return self._held is not None or bool(self._batch)
+
+    def pass_through(self, events: Iterable[dict[str, Any]], last: Location) -> None:
+        """Take in bulk, as `feed` would one by one, events it passes through unchanged.
+
+        For a caller that copies their bytes through itself (`stream_rewriter.Verbatim`):
+        only while not `holding`, and only text message and tool call events with no
+        `null` field (no legacy, retired or `RUN_*` event, nothing to repair), which
+        `feed` would pass through as they are. A stream's deltas may come joined into
+        one event: only their concatenation is kept. `last` is where the last one was.
+        """
+        if self.holding:
+            raise ValueError("events pass through in bulk only while nothing is held")
+        self._after_terminal = False
+        run = self._run
+        for data in events:
+            track(data, data.get("type"), run)
+        run.location = last
 
     @property
     def reasoning(self) -> tuple[str | None, str | None]:
@@ -263,7 +285,7 @@ def translate_items(
 
 
 def translate_stream(
-    chunks: Iterable[bytes],
+    chunks: Iterable[bytes | Verbatim],
     *,
     source: str,
     tools: list[dict[str, Any]] | None = None,

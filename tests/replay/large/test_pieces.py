@@ -28,7 +28,7 @@ import replay.large.read
 import replay.large.work_sharing
 from cli.app import app
 from replay.large.piece_reader import decode_file
-from replay.large.pieces import piece_bounds, summarize
+from replay.large.pieces import PieceFrames, piece_bounds, summarize
 from replay.large.work_sharing import Helper
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent, decode_events
@@ -141,6 +141,40 @@ def test_the_helper_changes_nothing(with_helper: None, tmp_path: Path) -> None:
     path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) + b"".join(ODD_FRAMES))
     reference = _reference(path)
     assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    assert _expanded(_pieces(path, fold_deltas=False)) == reference
+
+
+def test_pieces_done_here_ahead_of_their_turn_change_nothing(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A helper never ready in time: the reader summarises (and settles) pieces ahead
+    # of their turn, lets their bytes go while they wait, and reads them again.
+    path = tmp_path / "all.sse"
+    path.write_bytes(b"".join(p.read_bytes() for p in _recordings()) + b"".join(ODD_FRAMES))
+    reference = _reference(path)
+    ahead: list[int] = []
+    original = replay.large.piece_reader._work
+
+    def counting(*args: Any, settle_too: bool) -> Any:
+        if settle_too and args[1] is not None:
+            ahead.append(args[2])
+        return original(*args, settle_too=settle_too)
+
+    reads: list[int] = []
+    read_piece = replay.large.piece_reader._read_piece
+
+    def reading(fd: int, bounds: list[int], number: int) -> bytes | None:
+        reads.append(bounds[number])
+        return read_piece(fd, bounds, number)
+
+    monkeypatch.setattr(replay.large.piece_reader, "_work", counting)
+    monkeypatch.setattr(replay.large.piece_reader, "_read_piece", reading)
+    monkeypatch.setattr(Helper, "ready", lambda self: False)
+    assert _expanded(_pieces(path, fold_deltas=True)) == reference
+    # Each summarised ahead is read again at its turn (an irregular one is kept whole).
+    again = [offset for offset in ahead if reads.count(offset) == 2]
+    assert len(again) > 10
+    assert all(reads.count(offset) in (1, 2) for offset in ahead)
     assert _expanded(_pieces(path, fold_deltas=False)) == reference
 
 
@@ -400,3 +434,30 @@ def test_a_file_that_grows_while_it_is_read_is_read_to_its_real_end(
         monkeypatch.setattr(replay.large.piece_reader, "piece_bounds", original)
         assert path.read_bytes() == body + first + later
         assert items == _reference(path)
+
+
+FRAME_TEXT = st.binary(min_size=1, max_size=12).filter(lambda text: b"\n" not in text)
+
+
+@given(
+    texts=st.lists(FRAME_TEXT, min_size=1, max_size=30),
+    ask_out_first=st.booleans(),
+    with_out=st.booleans(),
+)
+def test_piece_frames_hold_offsets_not_texts_and_give_what_splitting_gives(
+    texts: list[bytes], ask_out_first: bool, with_out: bool
+) -> None:
+    # The plain twin is the split it replaces: texts, byte offsets and output lines.
+    piece = b"".join(b"data: " + text + b"\n\n" for text in texts)
+    frames = PieceFrames(piece, with_out=with_out)
+    if ask_out_first:  # the output then replaces the piece's bytes
+        assert frames.out == b"".join(text + b"\n" for text in texts)
+    starts = [0]
+    for text in texts:
+        starts.append(starts[-1] + len(text) + 8)
+    for at, text in enumerate(texts):
+        assert frames.text(at) == text
+        assert frames.offset(at) == starts[at]
+        assert frames.lines(at, at + 1) == text + b"\n"
+    assert frames.out == b"\n".join(texts) + b"\n"
+    assert [frames.text(at) for at in range(len(texts))] == texts

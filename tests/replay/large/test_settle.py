@@ -162,7 +162,7 @@ def test_paused_runs_terminals_are_kept_in_blocks_compressed_together() -> None:
     )
     block = TerminalBlock()
     spans = [block.add(text.replace(b'"r"', f'"r{n}"'.encode())) for n in range(200)]
-    entry = RunEntry("r5", "t", None, Outcome.INTERRUPT, frozenset(), (block, *spans[5]))
+    entry = RunEntry("r5", "t", None, Outcome.INTERRUPT, (), (block, *spans[5]))
     assert entry.descriptors() == [{"id": "i1", "reason": "tool_call"}]
     assert b'"r5"' in block.read(*spans[5])
     sent = pickle.loads(pickle.dumps(entry))  # sealed on the way: compressed
@@ -197,7 +197,7 @@ def test_adopting_a_stretch_counts_its_runs_and_remembers_them() -> None:
     builder = TranscriptBuilder()
     checker = Checker()
     loop = CheckLoop(builder, checker, sink)
-    entry = RunEntry("r9", "t", None, Outcome.SUCCESS, frozenset(), None)
+    entry = RunEntry("r9", "t", None, Outcome.SUCCESS, (), None)
     stretch = Settled("a\nb\n", (), (("r9", entry),), frozenset(), 2, lambda: [])
     adopt(loop, stretch)
     assert builder.finished_runs == 2

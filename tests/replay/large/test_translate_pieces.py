@@ -108,10 +108,12 @@ def test_an_open_reasoning_block_at_a_cut_is_translated_again_in_turn(
     redone: list[int] = []
     original = replay.large.translate_pieces.translate_piece
 
-    def counting(source: str, piece: bytes, start: Any, pattern: Any, reasoning: Any) -> Any:
+    def counting(
+        source: str, piece: bytes, start: Any, pattern: Any, reasoning: Any, *rest: Any
+    ) -> Any:
         if reasoning != (None, None):
             redone.append(start.index)
-        return original(source, piece, start, pattern, reasoning)
+        return original(source, piece, start, pattern, reasoning, *rest)
 
     monkeypatch.setattr(replay.large.translate_pieces, "translate_piece", counting)
     _both_ways(path, monkeypatch)
