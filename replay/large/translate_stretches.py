@@ -27,7 +27,7 @@ from pydantic_core import from_json
 from replay.large.delta_templates import DELTA_ID_KEYS, FAMILIES, MAX_TRIES, DeltaTemplates
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator
-from replay.wire.events import EVENT_ADAPTER
+from replay.wire.event_models import EVENT_ADAPTER
 from replay.wire.problems import Location
 from replay.wire.stream_position import Position
 
