@@ -9,6 +9,11 @@ For each size (10 MB and 100 MB by default) it generates a recording under
   its own; the time excludes interpreter start-up and imports);
 * ag-ui-validate (PyPI, `pip install -e '.[bench]'`): the whole process on the same file.
 
+Targets (issue #15, judged on 100 MB): agui / floor <= 1.1x, ag-ui-validate / agui >= 10x,
+agui's peak RSS < 64 MiB. ag-ui-validate / floor is printed beside: it is the speed-up a
+tool validating exactly at the floor would show, so agui exceeds it only by beating
+single-core pydantic-core validation.
+
 Wall time, CPU time (user+sys) and peak RSS come from `os.wait4` on each child. Each
 measurement is the best of `--repeat` runs (default 3: the machine may be shared, and a
 busy second core slows agui's helper process more than the single-threaded tools).
@@ -34,9 +39,12 @@ sys.path.insert(0, str(HERE))
 
 from generate_recording import generate, parse_size  # noqa: E402
 
-TARGET_VS_VALIDATOR = 5.0
-TARGET_VS_FLOOR = 3.0
-TARGET_PEAK_MB = 100.0
+TARGET_VS_VALIDATOR = 10.0
+"""Issue #15 ("no regression": the speed-up it was filed with); issue #3 asked 5x."""
+TARGET_VS_FLOOR = 1.1
+"""Issue #15; issue #3 asked 3x."""
+TARGET_PEAK_MB = 64.0
+"""Issue #15: under 64 MiB at any size (ru_maxrss is KiB, so this is MiB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +156,9 @@ def main() -> int:
             )
             speedup = theirs.wall / ours.wall
             line += f"; ag-ui-validate / agui = {speedup:.2f}x (target >= {TARGET_VS_VALIDATOR}x)"
+            # What agui would reach running exactly at the floor: the speed-up a tool that
+            # validates every event as fast as pydantic-core can get on this machine.
+            line += f"; ag-ui-validate / floor = {theirs.wall / base.inner:.2f}x"
             if label == "100MB":
                 ok = ok and speedup >= TARGET_VS_VALIDATOR
         else:
@@ -156,6 +167,7 @@ def main() -> int:
         if label == "100MB":
             ok = ok and vs_floor <= TARGET_VS_FLOOR
         ok = ok and ours.peak_mb < TARGET_PEAK_MB
+        print(f"{label:>6} peak: agui {ours.peak_mb:.1f} MiB (target < {TARGET_PEAK_MB:.0f} MiB)")
     print(
         "targets met (ratios judged on 100MB)" if ok else "targets NOT met (ratios judged on 100MB)"
     )
