@@ -23,6 +23,8 @@ from itertools import chain
 from operator import is_not, itemgetter
 from typing import Any, Final, TypeVar
 
+from replay.wire.event_schema_gen import NEUTRAL_MODEL_CONFIG
+
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
@@ -82,27 +84,6 @@ _FIELD_KEYS: Final = _META_KEYS | {
     "serialization_exclude_if",
     "frozen",
 }
-_CONFIG_KEYS: Final = frozenset(
-    {
-        "title",
-        "extra_fields_behavior",
-        "validate_by_alias",
-        "validate_by_name",
-        "serialize_by_alias",
-        "loc_by_alias",
-        "from_attributes",
-        "revalidate_instances",
-        "hide_input_in_errors",
-        "validation_error_cause",
-        "ser_json_timedelta",
-        "ser_json_temporal",
-        "ser_json_bytes",
-        "ser_json_inf_nan",
-        "cache_strings",
-    }
-)
-"""Model config keys known not to change which dicts validate (everything else, such as
-`strict` or `str_min_length`, disables the fast path for that model)."""
 
 _CACHE_LIMIT: Final = 4096
 """Distinct (type, keys) shapes remembered; hostile input cannot grow the cache past it."""
@@ -283,7 +264,7 @@ def _model_fields(model: dict[str, Any]) -> dict[str, Any] | None:
         return None
     config = model.get("config") or {}
     if (
-        not set(config) <= _CONFIG_KEYS
+        not set(config) <= NEUTRAL_MODEL_CONFIG
         or config.get("validate_by_alias") is False
         or config.get("from_attributes")
     ):

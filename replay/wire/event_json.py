@@ -54,7 +54,7 @@ def parser() -> Callable[[str | bytes], Any]:
 
 def from_json(text: str | bytes) -> Any:
     """Exactly pydantic-core's `from_json(text)`: its value, or the `ValueError` it raises."""
-    if type(text) is not str or not json_first() or not _utf8(text):
+    if type(text) is not str or not json_first() or not has_utf8_form(text):
         return pydantic_from_json()(text)
     _budget[0] -= 1
     try:
@@ -68,7 +68,7 @@ def from_json(text: str | bytes) -> Any:
     return value
 
 
-def _utf8(text: str) -> bool:
+def has_utf8_form(text: str) -> bool:
     """Whether the text has a UTF-8 form (no lone surrogate), as pydantic-core needs."""
     if text.isascii():
         return True

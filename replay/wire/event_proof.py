@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from replay.wire.event_json import has_utf8_form
 from replay.wire.event_schema_table import TABLE
 
 KNOWN_EVENT_TYPES: Final = frozenset(TABLE["types"])
@@ -108,21 +109,11 @@ def _model(node: list[Any], value: Any) -> bool:
             # A field's Python name may also be accepted in place of its alias; which
             # one wins when both are given is pydantic's to say. An extra key must be
             # valid Unicode (no lone surrogate): pydantic copies it as a Rust string.
-            if not extra_accepted or type(key) is not str or key in names or not _utf8(key):
+            if not extra_accepted or type(key) is not str or key in names or not has_utf8_form(key):
                 return False
         elif not _check(field[0], item):
             return False
     return all(key in value for key, (_node, required) in fields.items() if required)
-
-
-def _utf8(text: str) -> bool:
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _within(length: int, low: int | None, high: int | None) -> bool:

@@ -35,7 +35,7 @@ _MODEL = _MODEL | {"generic_origin", "frozen", "extra_behavior", "revalidate_ins
 _FIELDS = _META | {"fields", "model_name", "computed_fields", "extra_behavior"}
 _FIELD = _META | {"schema", "validation_alias", "serialization_alias", "frozen"}
 _FIELD = _FIELD | {"serialization_exclude", "serialization_exclude_if"}
-_CONFIG = frozenset(
+NEUTRAL_MODEL_CONFIG = frozenset(
     {
         "title",
         "extra_fields_behavior",
@@ -43,6 +43,7 @@ _CONFIG = frozenset(
         "validate_by_name",
         "serialize_by_alias",
         "loc_by_alias",
+        "from_attributes",
         "revalidate_instances",
         "hide_input_in_errors",
         "validation_error_cause",
@@ -54,7 +55,8 @@ _CONFIG = frozenset(
     }
 )
 """Model config keys known not to change which dicts validate; any other key (`strict`,
-`str_max_length`, ...) leaves the model undecided."""
+`str_max_length`, ...) leaves the model undecided (here, and in `replay.large.shape_check`,
+which then hands its events to pydantic)."""
 
 
 class _Reducer:
@@ -180,7 +182,7 @@ def _plain_fields(model: dict[str, Any]) -> dict[str, Any] | None:
     ):
         return None
     config = model.get("config") or {}
-    if not set(config) <= _CONFIG or config.get("validate_by_alias") is False:
+    if not set(config) <= NEUTRAL_MODEL_CONFIG or config.get("validate_by_alias") is False:
         return None
     fields = model.get("schema")
     if (
