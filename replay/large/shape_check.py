@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from enum import Enum
 from functools import partial
 from itertools import chain
 from operator import is_not, itemgetter
 from typing import Any, Final, TypeVar
 
-from replay.wire.event_schema_gen import NEUTRAL_MODEL_CONFIG
+from replay.wire.event_schema_gen import NEUTRAL_MODEL_CONFIG, tag_value
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -223,15 +222,6 @@ def _top_union() -> _TaggedUnion | None:
     return _TOP[0]
 
 
-def _tag(value: Any) -> str | None:
-    """The str a tagged-union choice key (or literal) matches, if it is str-valued."""
-    if type(value) is str:
-        return value
-    if isinstance(value, Enum) and isinstance(value, str) and type(value.value) is str:
-        return value.value
-    return None
-
-
 def _tagged_union(schema: dict[str, Any]) -> _TaggedUnion | None:
     if (
         schema.get("type") != "tagged-union"
@@ -242,7 +232,7 @@ def _tagged_union(schema: dict[str, Any]) -> _TaggedUnion | None:
         return None
     models: dict[str, dict[str, Any]] = {}
     for key, choice in schema["choices"].items():
-        tag = _tag(key)
+        tag = tag_value(key)
         if tag is None:
             continue  # values for it are never proven: pydantic decides them
         if tag in models:
@@ -359,7 +349,7 @@ def _compile(schema: dict[str, Any]) -> Check | None:
     if kind == "bool" and set(schema) <= _META_KEYS:
         return _check_bool
     if kind == "literal" and set(schema) <= _LITERAL_KEYS:
-        tags = [_tag(value) for value in schema["expected"]]
+        tags = [tag_value(value) for value in schema["expected"]]
         expected = frozenset(tag for tag in tags if tag is not None)
         if len(expected) != len(tags):  # also refuses a literal of None, ints or bools
             return None

@@ -81,7 +81,7 @@ class _Reducer:
         if kind == "int" and keys <= _INT:
             return _bounded(["int"], schema, "ge", "le", "gt", "lt")
         if kind == "literal" and keys <= _META | {"expected"}:
-            tags = [_tag(value) for value in schema["expected"]]
+            tags = [tag_value(value) for value in schema["expected"]]
             return None if None in tags else ["literal", tags]
         if kind == "nullable" and keys <= _WRAPPER | {"strict"}:
             inner = self.node(schema["schema"])
@@ -111,7 +111,7 @@ class _Reducer:
             return None
         choices: dict[str, Any] = {}
         for key, choice in schema["choices"].items():
-            tag = _tag(key)
+            tag = tag_value(key)
             if tag is None or tag in choices:
                 return None
             node = self.node(choice)
@@ -166,7 +166,7 @@ def _bounded(node: list[Any], schema: dict[str, Any], *bounds: str) -> Any:
     return [*node, *values]
 
 
-def _tag(value: Any) -> str | None:
+def tag_value(value: Any) -> str | None:
     """The str a literal or a tagged-union key matches, when it is str-valued."""
     if type(value) is str:
         return value
