@@ -2,15 +2,17 @@
 
 `all_valid(datas)` answers exactly what `replay.wire.events.validate_batch(datas)` answers.
 It groups the objects by event type and key set, and for each group runs a checker
-compiled from ag_ui.core's own pydantic core schema (never from a hand-written rule):
-a checker can only *prove* validity, over whole columns of values at once with C-level
-builtins. Whatever no checker proves valid (an unknown shape, an unsupported schema
-node, a value outside the proven subset) is handed to pydantic, whose answer stands.
+compiled from `replay.wire.event_schema_table`, ag_ui.core's own core schema reduced by
+`replay.wire.event_schema_gen` (never a hand-written rule), so starting it imports
+neither ag_ui nor pydantic: a checker can only *prove* validity, over whole columns of
+values at once with C-level builtins. Whatever no checker proves valid (an unknown shape,
+a node the table cannot decide, a value outside the proven subset) is handed to pydantic,
+whose answer stands.
 Each event validates independently of the others, so the batch is valid exactly when
 the proven groups are (they are) and pydantic accepts the rest.
 
-Kept whole (about 500 lines): one mirror of the `Event` union's schema, each part proven
-against the pydantic twin by the same property test.
+Kept whole (about 350 lines): one columnar reading of the `Event` union's table, each part
+proven against the pydantic twin by the same property test.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from itertools import chain
 from operator import is_not, itemgetter
 from typing import Any, Final, TypeVar
 
-from replay.wire.event_schema_gen import NEUTRAL_MODEL_CONFIG, tag_value
+from replay.wire.event_json import has_utf8_form
+from replay.wire.event_schema_table import TABLE
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -31,6 +34,8 @@ Check = Callable[[Sequence[Any]], bool]
 """Whether every value of a column is certainly valid (False: not proven, not invalid)."""
 GroupCheck = Callable[[list[dict[str, Any]]], bool]
 """Whether every dict of a group (all with the same keys) is certainly valid."""
+Models = dict[str, dict[str, Any]]
+"""A table's models by name (`TABLE["models"]`): fields by alias, `[node, required]`."""
 
 _NONE_TYPE: Final = type(None)
 _STR_ONLY: Final = frozenset({str})
@@ -39,50 +44,7 @@ _LIST_ONLY: Final = frozenset({list})
 _BOOL_ONLY: Final = frozenset({bool})
 _INT_ONLY: Final = frozenset({int})
 _not_none: Final = partial(is_not, None)
-
-_META_KEYS: Final = frozenset({"type", "metadata", "ref", "serialization"})
-"""Keys any schema node may carry without changing what validates."""
-_STR_KEYS: Final = _META_KEYS | {"min_length", "max_length"}
-_INT_KEYS: Final = _META_KEYS | {"ge", "le", "gt", "lt"}
-_LIST_KEYS: Final = _META_KEYS | {"items_schema", "min_length", "max_length", "fail_fast"}
-_DICT_KEYS: Final = _META_KEYS | {"keys_schema", "values_schema", "min_length", "max_length"}
-_WRAPPER_KEYS: Final = _META_KEYS | {"schema"}
-_DEFAULT_KEYS: Final = _WRAPPER_KEYS | {"default"}
-_LITERAL_KEYS: Final = _META_KEYS | {"expected"}
-_UNION_KEYS: Final = _META_KEYS | {"choices", "mode", "custom_error_type"}
-_UNION_KEYS_MORE: Final = _UNION_KEYS | {"custom_error_message", "custom_error_context"}
-_TAGGED_KEYS: Final = _UNION_KEYS_MORE | {"discriminator", "from_attributes"}
-_MODEL_KEYS: Final = _META_KEYS | {
-    "cls",
-    "schema",
-    "config",
-    "custom_init",
-    "root_model",
-    "post_init",
-    "generic_origin",
-    "frozen",
-    "extra_behavior",
-    "revalidate_instances",
-    "strict",
-}
-_FIELDS_KEYS: Final = _META_KEYS | {
-    "fields",
-    "model_name",
-    "computed_fields",
-    "extras_schema",
-    "extras_keys_schema",
-    "extra_behavior",
-    "from_attributes",
-    "strict",
-}
-_FIELD_KEYS: Final = _META_KEYS | {
-    "schema",
-    "validation_alias",
-    "serialization_alias",
-    "serialization_exclude",
-    "serialization_exclude_if",
-    "frozen",
-}
+_EXTRA_ACCEPTED: Final = ("allow", "ignore")
 
 _CACHE_LIMIT: Final = 4096
 """Distinct (type, keys) shapes remembered; hostile input cannot grow the cache past it."""
@@ -137,11 +99,12 @@ class _Cache(dict[_K, _V]):
 
 
 class _TaggedUnion:
-    """A compiled tagged union of models: a columns checker per (tag, keys), built lazily."""
+    """A compiled tagged union: a columns checker per (tag, keys), built lazily."""
 
-    __slots__ = ("_cache", "_discriminator", "_models", "_tag_of")
+    __slots__ = ("_cache", "_choices", "_discriminator", "_models", "_tag_of")
 
-    def __init__(self, discriminator: str, models: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, discriminator: str, choices: dict[str, Any], models: Models) -> None:
+        self._choices = choices
         self._models = models
         self._tag_of = itemgetter(discriminator)
         self._cache: _Cache[tuple[str, tuple[str, ...]], GroupCheck | None] = _Cache()
@@ -166,8 +129,11 @@ class _TaggedUnion:
         try:
             check = self._cache[key]
         except KeyError:
-            model = self._models.get(tag)
-            check = None if model is None else _compile_model(model, keys, self._discriminator, tag)
+            choice = self._choices.get(tag)
+            check = None
+            if choice is not None and choice[0] == "model":
+                body = self._models[choice[1]]
+                check = _compile_model(body, keys, self._discriminator, tag, self._models)
             self._cache.remember(key, check)
         return check is not None and check(group)
 
@@ -181,10 +147,11 @@ class _TaggedUnion:
 class _Model:
     """A compiled model validated from dicts: a columns checker per keys, built lazily."""
 
-    __slots__ = ("_cache", "_schema")
+    __slots__ = ("_body", "_cache", "_models")
 
-    def __init__(self, schema: dict[str, Any]) -> None:
-        self._schema = schema
+    def __init__(self, body: dict[str, Any], models: Models) -> None:
+        self._body = body
+        self._models = models
         self._cache: _Cache[tuple[str, ...], GroupCheck | None] = _Cache()
 
     def column(self, values: Sequence[Any]) -> bool:
@@ -195,7 +162,7 @@ class _Model:
             try:
                 check = self._cache[keys]
             except KeyError:
-                check = _compile_model(self._schema, keys, None, None)
+                check = _compile_model(self._body, keys, None, None, self._models)
                 self._cache.remember(keys, check)
             if check is None or not check(group):
                 return False
@@ -206,96 +173,45 @@ _TOP: list[_TaggedUnion | None] = []
 
 
 def _top_union() -> _TaggedUnion | None:
-    """The compiled event union of `EVENTS_ADAPTER` (None: no fast path at all)."""
+    """The compiled event union of the table (None: no fast path at all)."""
     if not _TOP:
-        from replay.wire.event_models import EVENTS_ADAPTER
-
-        schema = EVENTS_ADAPTER.core_schema
+        event = TABLE["event"]
         union = None
-        if (
-            schema.get("type") == "list"
-            and set(schema) <= {"type", "items_schema", "metadata", "ref"}
-            and isinstance(schema.get("items_schema"), dict)
-        ):
-            union = _tagged_union(schema["items_schema"])
+        if event is not None and event[0] == "tagged":
+            union = _TaggedUnion(event[1], event[2], TABLE["models"])
         _TOP.append(union)
     return _TOP[0]
 
 
-def _tagged_union(schema: dict[str, Any]) -> _TaggedUnion | None:
-    if (
-        schema.get("type") != "tagged-union"
-        or not set(schema) <= _TAGGED_KEYS | {"strict"}
-        or schema.get("strict", False) is not False
-        or type(schema.get("discriminator")) is not str
-    ):
-        return None
-    models: dict[str, dict[str, Any]] = {}
-    for key, choice in schema["choices"].items():
-        tag = tag_value(key)
-        if tag is None:
-            continue  # values for it are never proven: pydantic decides them
-        if tag in models:
-            return None
-        models[tag] = choice
-    return _TaggedUnion(schema["discriminator"], models)
-
-
-def _model_fields(model: dict[str, Any]) -> dict[str, Any] | None:
-    """The `model-fields` schema of a plain model validated from a dict, if supported."""
-    if (
-        model.get("type") != "model"
-        or not set(model) <= _MODEL_KEYS
-        or model.get("custom_init")
-        or model.get("root_model")
-        or model.get("post_init")
-        or model.get("strict")
-    ):
-        return None
-    config = model.get("config") or {}
-    if (
-        not set(config) <= NEUTRAL_MODEL_CONFIG
-        or config.get("validate_by_alias") is False
-        or config.get("from_attributes")
-    ):
-        return None
-    fields = model.get("schema")
-    if (
-        not isinstance(fields, dict)
-        or fields.get("type") != "model-fields"
-        or not set(fields) <= _FIELDS_KEYS
-        or fields.get("strict")
-        or fields.get("computed_fields")
-    ):
-        return None
-    return fields
-
-
 def _compile_model(
-    model: dict[str, Any], keys: tuple[str, ...], discriminator: str | None, tag: str | None
+    body: dict[str, Any],
+    keys: tuple[str, ...],
+    discriminator: str | None,
+    tag: str | None,
+    models: Models,
 ) -> GroupCheck | None:
-    """A checker of dicts with exactly `keys` against `model`, or None (unsupported).
+    """A checker of dicts with exactly `keys` against a model's table `body`, or None
+    (not provable: an extra key the model may refuse, a missing required field, a field
+    the table cannot decide). The generator has already refused models whose config,
+    validators or aliases could change which dicts validate.
 
     With a `discriminator`, the caller has checked its values: exact strs equal to `tag`.
     """
-    fields = _model_fields(model)
-    if fields is None:
-        return None
-    by_alias: dict[str, tuple[str, dict[str, Any]]] = {}
-    for name, field in fields["fields"].items():
-        alias = field.get("validation_alias", name)
-        if not set(field) <= _FIELD_KEYS or type(alias) is not str or alias in by_alias:
-            return None
-        by_alias[alias] = (name, field["schema"])
+    fields: dict[str, Any] = body["fields"]
     if len(set(keys)) != len(keys):
         return None
-    names = set(fields["fields"])
+    extra_accepted = body["extra"] in _EXTRA_ACCEPTED
     checks: list[tuple[Callable[[dict[str, Any]], Any], Check]] = []
     for key in keys:
-        entry = by_alias.get(key)
-        if entry is None or (key in names and key != entry[0]):
-            return None  # not an alias, or another field's python name as well
-        check = _compile(_strip_default(entry[1]))
+        entry = fields.get(key)
+        if entry is None:
+            # An extra key, as `replay.wire.event_proof` reads it: any value, when the
+            # model takes extras, unless it is a field's Python name (which of the two
+            # wins is pydantic's to say) or has no UTF-8 form (pydantic copies the key).
+            if not extra_accepted or key in body["names"] or not has_utf8_form(key):
+                return None
+            continue
+        check = _compile(entry[0], models)
         if check is None:
             return None
         if key == discriminator:
@@ -304,8 +220,8 @@ def _compile_model(
                 return None
         elif check is not _any:
             checks.append((itemgetter(key), check))
-    for alias, (_name, schema) in by_alias.items():
-        if alias not in keys and _strip_default(schema) is schema:
+    for alias, (_node, required) in fields.items():
+        if required and alias not in keys:
             return None  # a required field is missing
     return partial(_check_columns, tuple(checks))
 
@@ -316,72 +232,49 @@ def _check_columns(
     return all(check(list(map(getter, group))) for getter, check in checks)
 
 
-def _strip_default(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema applied to a present value of a field; itself when the field is required.
-
-    A `default` node with anything but a plain default value (a factory, validating the
-    default) is returned as is, so the field counts as required and the node unsupported.
-    """
-    if schema.get("type") == "default" and set(schema) <= _DEFAULT_KEYS and "default" in schema:
-        inner: dict[str, Any] = schema["schema"]
-        return inner
-    return schema
-
-
 def _any(values: Sequence[Any]) -> bool:
     return True
 
 
-def _compile(schema: dict[str, Any]) -> Check | None:
-    """A column check proving a subset of what `schema` accepts, or None (unsupported)."""
-    kind = schema.get("type")
-    if schema.get("strict") is False:  # lax is the default: an explicit False changes nothing
-        schema = {key: value for key, value in schema.items() if key != "strict"}
-    if kind == "any" and set(schema) <= _META_KEYS:
+def _compile(node: Any, models: Models) -> Check | None:
+    """A column check proving what the table `node` proves, or None (cannot decide).
+
+    The generator has kept only what it understood (exact bounds, str literals, plain
+    models), so each kind maps to one columnar check.
+    """
+    if node is None:
+        return None
+    kind = node[0]
+    if kind == "any":
         return _any
-    if kind == "str" and set(schema) <= _STR_KEYS:
-        return _compile_str(schema.get("min_length"), schema.get("max_length"))
-    if kind == "int" and set(schema) <= _INT_KEYS:
-        ge, le, gt, lt = (schema.get(name) for name in ("ge", "le", "gt", "lt"))
-        if not _int_or_none(ge, le, gt, lt):
-            return None
-        return partial(_check_int, ge, le, gt, lt)
-    if kind == "bool" and set(schema) <= _META_KEYS:
+    if kind == "str":
+        return _compile_str(node[1], node[2])
+    if kind == "int":
+        return partial(_check_int, *node[1:5])
+    if kind == "bool":
         return _check_bool
-    if kind == "literal" and set(schema) <= _LITERAL_KEYS:
-        tags = [tag_value(value) for value in schema["expected"]]
-        expected = frozenset(tag for tag in tags if tag is not None)
-        if len(expected) != len(tags):  # also refuses a literal of None, ints or bools
-            return None
-        return partial(_check_literal, expected)
-    if kind == "nullable" and set(schema) <= _WRAPPER_KEYS:
-        inner = _compile(schema["schema"])
+    if kind == "literal":
+        return partial(_check_literal, frozenset(node[1]))
+    if kind == "nullable":
+        inner = _compile(node[1], models)
         return None if inner is None else partial(_check_nullable, inner)
-    if kind == "list" and set(schema) <= _LIST_KEYS:
-        items = _compile(schema.get("items_schema", {"type": "any"}))
-        low, high = schema.get("min_length"), schema.get("max_length")
-        if items is None or not _int_or_none(low, high):
+    if kind == "list":
+        items = _compile(node[1], models)
+        return None if items is None else partial(_check_list, items, node[2], node[3])
+    if kind == "dict":
+        keys = _compile(node[1], models)
+        values = _compile(node[2], models)
+        if keys is None or values is None:
             return None
-        return partial(_check_list, items, low, high)
-    if kind == "dict" and set(schema) <= _DICT_KEYS:
-        keys = _compile(schema.get("keys_schema", {"type": "any"}))
-        values = _compile(schema.get("values_schema", {"type": "any"}))
-        low, high = schema.get("min_length"), schema.get("max_length")
-        if keys is None or values is None or not _int_or_none(low, high):
-            return None
-        return partial(_check_dict, keys, values, low, high)
-    if kind == "union" and set(schema) <= _UNION_KEYS_MORE:
-        choices: list[Check] = []
-        for choice in schema["choices"]:
-            compiled = _compile(choice[0] if isinstance(choice, tuple) else choice)
-            if compiled is not None:
-                choices.append(compiled)
-        return partial(_check_union, tuple(choices)) if choices else None
-    if kind == "tagged-union":
-        union = _tagged_union(schema)
-        return None if union is None else union.column
-    if kind == "model" and _model_fields(schema) is not None:
-        return _Model(schema).column
+        return partial(_check_dict, keys, values, node[3], node[4])
+    if kind == "union":
+        compiled = (_compile(choice, models) for choice in node[1])
+        choices = tuple(choice for choice in compiled if choice is not None)
+        return partial(_check_union, choices) if choices else None
+    if kind == "tagged":
+        return _TaggedUnion(node[1], node[2], models).column
+    if kind == "model":
+        return _Model(models[node[1]], models).column
     return None
 
 
@@ -392,14 +285,7 @@ def _bad_length(values: Sequence[Any], low: int | None, high: int | None) -> boo
     return (low is not None and min(lengths) < low) or (high is not None and max(lengths) > high)
 
 
-def _int_or_none(*bounds: Any) -> bool:
-    """Whether each constraint is absent or a plain int (anything else: unsupported)."""
-    return all(bound is None or type(bound) is int for bound in bounds)
-
-
-def _compile_str(low: Any, high: Any) -> Check | None:
-    if not _int_or_none(low, high):
-        return None
+def _compile_str(low: int | None, high: int | None) -> Check:
     if low is None and high is None:
         return _check_str
     return partial(_check_str_length, low, high)

@@ -3,9 +3,10 @@
 The table is `ag_ui.core`'s own `Event` schema (pydantic's core schema of the union),
 reduced to the node kinds `replay.wire.event_proof` can prove valid without pydantic,
 and written out as data so that a run does not import `ag_ui` and pydantic to build
-it. Whatever this reducer does not understand becomes "cannot decide" (`null`): the
-proof then defers that value to pydantic, so an unsupported or changed schema costs
-speed, never a wrong answer. tests/replay/wire/test_event_proof.py regenerates the
+it (the large-file path compiles its shape check and delta templates from it too).
+Whatever this reducer does not understand becomes "cannot decide" (`null`): the proof
+then defers that value to pydantic, so an unsupported or changed schema costs speed,
+never a wrong answer. tests/replay/wire/test_event_proof.py regenerates the
 table and requires the committed one to be exactly this module's output.
 
     python -m replay.wire.event_schema_gen   # after upgrading ag-ui-protocol
@@ -55,8 +56,7 @@ NEUTRAL_MODEL_CONFIG = frozenset(
     }
 )
 """Model config keys known not to change which dicts validate; any other key (`strict`,
-`str_max_length`, ...) leaves the model undecided (here, and in `replay.large.shape_check`,
-which then hands its events to pydantic)."""
+`str_max_length`, ...) leaves the model undecided (`null`: its events go to pydantic)."""
 
 
 class _Reducer:

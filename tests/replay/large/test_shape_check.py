@@ -23,6 +23,8 @@ from pydantic_core import SchemaValidator, ValidationError
 import replay.large.shape_check as shape_check
 from replay.large.shape_check import all_valid
 from replay.wire.event_models import EVENT_ADAPTER
+from replay.wire.event_schema_gen import _Reducer
+from replay.wire.event_schema_table import TABLE
 from replay.wire.events import validate_batch
 
 NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
@@ -215,7 +217,8 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
                 st.one_of(st.sampled_from(list(EventType)), st.sampled_from(ODD_VALUES))
             )
         elif action == "extra":
-            name = draw(st.sampled_from(["extra", "x", "message_id", "tool_call_id"]))
+            extra_names = ["extra", "x", "é", "\ud800", "message_id", "tool_call_id"]
+            name = draw(st.sampled_from(extra_names))
             target[name] = fresh(values)
         elif keys:
             key = draw(st.sampled_from(keys))
@@ -257,6 +260,8 @@ def test_batches_agree_with_pydantic(batch: list[dict[str, Any]]) -> None:
         {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "d", "timestamp": None},
         {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "user"},
         {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "metadata": {"k": [1]}},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "finishReason": "tool_calls"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "m", "extra": {"any": [None, 1.5]}, "é": 1},
     ],
 )
 def test_valid_edges_are_decided_by_the_fast_path(
@@ -278,7 +283,7 @@ def test_valid_edges_are_decided_by_the_fast_path(
         ("delta", None),
         ("messageId", ["m"]),
         ("message_id", "m"),
-        ("extra", 1),
+        ("\ud800", 1),
         ("type", EventType.TEXT_MESSAGE_CONTENT),
         ("type", "TOOL_CALL_ARGS"),
     ],
@@ -333,6 +338,11 @@ class _Lenient(BaseModel):
     count: int = Field(default=0, ge=0)
 
 
+class _Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+
+
 class _MinLength(BaseModel):
     model_config = ConfigDict(str_min_length=3)
     name: str
@@ -348,22 +358,26 @@ class _Validated(BaseModel):
 
 
 def test_model_compilation_refuses_what_could_change_validity() -> None:
-    lenient = shape_check._compile(dict(_Lenient.__pydantic_core_schema__))
+    lenient = _compiled(_Lenient.__pydantic_core_schema__)
     assert lenient is not None
     assert lenient([{"name": "ab"}, {"name": "x", "count": 0}])
     assert not lenient([{"name": "x", "count": -1}])  # not proven (pydantic rejects it)
-    assert not lenient([{"name": "x", "other": 1}])  # an extra key is never proven
+    assert lenient([{"name": "x", "other": 1}])  # extra="allow": any extra value
+    strict_extra = _compiled(_Closed.__pydantic_core_schema__)
+    assert strict_extra is not None
+    assert strict_extra([{"name": "x"}])
+    assert not strict_extra([{"name": "x", "other": 1}])  # extra="forbid": refused
     for model in (_MinLength, _Strict):
-        assert shape_check._compile(dict(model.__pydantic_core_schema__)) is None
+        assert _compiled(model.__pydantic_core_schema__) is None
     # Fields compile per key set: an unsupported field refuses the dicts that have it.
-    validated = shape_check._compile(dict(_Validated.__pydantic_core_schema__))
+    validated = _compiled(_Validated.__pydantic_core_schema__)
     assert validated is not None
     assert not validated([{"name": "abc"}])
-    assert shape_check._compile({"type": "int", "multiple_of": 2}) is None
-    assert shape_check._compile({"type": "str", "pattern": "a"}) is None
-    assert shape_check._compile({"type": "float"}) is None
-    assert shape_check._compile({"type": "int", "strict": True}) is None
-    assert shape_check._compile({"type": "literal", "expected": [1]}) is None
+    assert _compiled({"type": "int", "multiple_of": 2}) is None
+    assert _compiled({"type": "str", "pattern": "a"}) is None
+    assert _compiled({"type": "float"}) is None
+    assert _compiled({"type": "int", "strict": True}) is None
+    assert _compiled({"type": "literal", "expected": [1]}) is None
 
 
 NODE_SCHEMAS: list[dict[str, Any]] = [
@@ -397,7 +411,7 @@ NODE_SCHEMAS: list[dict[str, Any]] = [
 def test_each_node_check_proves_only_what_pydantic_accepts(
     schema: dict[str, Any], column: list[Any]
 ) -> None:
-    check = shape_check._compile(schema)
+    check = _compiled(schema)
     assert check is not None
     validator = SchemaValidator(schema)
     if check(column):
@@ -410,7 +424,7 @@ def test_each_node_check_proves_only_what_pydantic_accepts(
 def test_enum_literals_accept_their_str_value_both_ways() -> None:
     """A literal of an enum member accepts the member's str value (pydantic lax) ..."""
     schema: Any = {"type": "literal", "expected": [EventType.RUN_STARTED]}
-    check = shape_check._compile(schema)
+    check = _compiled(schema)
     assert check is not None
     assert check(["RUN_STARTED"])
     SchemaValidator(schema).validate_python("RUN_STARTED")
@@ -422,11 +436,23 @@ def test_enum_literals_accept_their_str_value_both_ways() -> None:
 
 
 def test_the_event_union_is_what_the_fast_path_compiles() -> None:
-    """It reads the adapter's schema: a tagged union over `type` keyed by `EventType`."""
+    """It reads the generated table of the adapter's schema: a tagged union over `type`
+    keyed by `EventType`, every member a model the table can decide."""
     schema = EVENT_ADAPTER.core_schema
     assert schema["type"] == "tagged-union"
     assert schema["discriminator"] == "type"
+    event = TABLE["event"]
+    assert event[:2] == ["tagged", "type"]
+    assert set(event[2]) == {member.value for member in EventType}
+    assert all(node[0] == "model" for node in event[2].values())
     assert shape_check._top_union() is not None
+
+
+def _compiled(schema: Any) -> shape_check.Check | None:
+    """The column check of a core schema, through its table node (as the generator
+    reduces it), which is how the event union's own checks are built."""
+    reducer = _Reducer()
+    return shape_check._compile(reducer.node(dict(schema)), reducer.models)
 
 
 def _no_fallback(datas: list[dict[str, Any]]) -> bool:
