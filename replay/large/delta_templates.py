@@ -11,7 +11,8 @@ in the same order, the same values where the template is literal and a string (o
 integer) elsewhere, so it is valid for the same reason the exemplar was; and since the
 patterns only match the forms the compact serialiser writes (no `\\/`, no `\\u00e9`, no
 leading zeros, no `-0`), it is its own compact JSON too. Which fields are free is read
-from ag_ui.core's core schema, never written here.
+from `replay.wire.event_schema_table` (ag_ui.core's core schema, as generated from it),
+never written here, so learning templates imports neither ag_ui nor pydantic.
 
 One regular expression then matches a whole stretch of one stream — its start event or
 a delta, more deltas, maybe its end event; a back-reference ties their ids — and one
@@ -28,7 +29,7 @@ from typing import Any, Final
 
 from pydantic_core import from_json, to_json
 
-from replay.wire.event_models import EVENT_ADAPTER
+from replay.wire.event_schema_table import TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +66,6 @@ INTEGER: Final = rb"(?:0|-?[1-9][0-9]{0,14})"
 _DELTA: Final = re.compile(rb'"delta":"([^"\\]*(?:\\.[^"\\]*)*)"')
 _FREE_STR: Final = "str"
 _FREE_INT: Final = "int"
-_HARMLESS_CONFIG: Final = frozenset(
-    {"title", "extra_fields_behavior", "validate_by_alias", "validate_by_name"}
-)
-"""Model config keys known not to change which values a field accepts."""
 
 
 class DeltaTemplates:
@@ -246,35 +243,25 @@ def _free(kind: str, key: str) -> str | None:
 
 
 def _schema_freedom(kind: str, key: str) -> str | None:
-    union = EVENT_ADAPTER.core_schema
-    if union.get("type") != "tagged-union" or union.get("discriminator") != "type":
+    """Read from the table: a model the generator could decide (plain config, no
+    validators), its field aliased `key`, a plain or nullable str without bounds or an
+    int whose bounds are at most `WIDE_INT` away from zero."""
+    union = TABLE["event"]
+    if union is None or union[0] != "tagged" or union[1] != "type":
         return None
-    if union.get("strict"):
+    model = union[2].get(kind)
+    if model is None or model[0] != "model":
         return None
-    model: Any = union["choices"].get(kind)
-    if not isinstance(model, dict) or model.get("type") != "model" or "post_init" in model:
+    field = TABLE["models"][model[1]]["fields"].get(key)
+    node = None if field is None else field[0]
+    if node is not None and node[0] == "nullable":
+        node = node[1]
+    if node is None:
         return None
-    if not set(model.get("config", {})) <= _HARMLESS_CONFIG or model.get("strict"):
-        return None
-    fields_schema = model.get("schema", {})
-    if fields_schema.get("type") != "model-fields" or fields_schema.get("strict"):
-        return None
-    for field in fields_schema.get("fields", {}).values():
-        if field.get("validation_alias") == key:
-            return _leaf_freedom(field.get("schema", {}))
-    return None
-
-
-def _leaf_freedom(schema: dict[str, Any]) -> str | None:
-    if schema.get("type") == "default" and set(schema) <= {"type", "schema", "default"}:
-        schema = schema["schema"]
-    if schema.get("type") == "nullable" and set(schema) <= {"type", "schema"}:
-        schema = schema["schema"]
-    extra = set(schema) - {"type", "metadata"}
-    if schema.get("type") == "str" and not extra:
+    if node == ["str", None, None]:
         return _FREE_STR
-    if schema.get("type") == "int" and extra <= {"ge", "le"}:
-        low, high = schema.get("ge"), schema.get("le")
-        if (low is None or low <= -WIDE_INT) and (high is None or high >= WIDE_INT):
-            return _FREE_INT
+    if node[0] == "int":
+        ge, le, gt, lt = node[1:5]
+        if gt is None and lt is None and (ge is None or ge <= -WIDE_INT):
+            return _FREE_INT if le is None or le >= WIDE_INT else None
     return None

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from pydantic_core import from_json, to_json
 
+import replay.large.delta_templates as delta_templates
 from replay.large.delta_templates import DeltaTemplates
 from replay.wire.event_models import EVENT_ADAPTER
 
@@ -216,3 +217,38 @@ def test_whatever_a_start_template_matches_is_valid_and_compact(
         return
     data = _proven(text)
     assert found[1:] == (1, "TOOL_CALL_ARGS", data["toolCallId"], "", True, False)
+
+
+EXEMPLARS = (START, CONTENT, END, TOOL_START, ARGS, TOOL_END)
+
+
+def test_the_free_fields_are_read_from_the_table() -> None:
+    """The ids and deltas vary, and so does the timestamp; a literal like `role` does not
+    (else templates would never match, or match too much)."""
+    assert delta_templates._free("TEXT_MESSAGE_CONTENT", "messageId") == "str"
+    assert delta_templates._free("TEXT_MESSAGE_CONTENT", "delta") == "str"
+    assert delta_templates._free("TOOL_CALL_ARGS", "toolCallId") == "str"
+    assert delta_templates._free("TEXT_MESSAGE_CONTENT", "timestamp") == "int"
+    assert delta_templates._free("TEXT_MESSAGE_START", "role") is None
+    assert delta_templates._free("TEXT_MESSAGE_START", "message_id") is None  # not an alias
+    assert delta_templates._free("NOT_AN_EVENT", "messageId") is None
+
+
+@given(
+    exemplar=st.sampled_from(EXEMPLARS),
+    key=st.sampled_from(
+        ["messageId", "toolCallId", "delta", "timestamp", "role", "toolCallName", "rawEvent"]
+    ),
+    text=st.text(),
+    number=st.integers(-delta_templates.WIDE_INT, delta_templates.WIDE_INT),
+)
+@settings(max_examples=400, deadline=None)
+def test_a_free_field_accepts_every_value_of_its_kind(
+    exemplar: dict[str, Any], key: str, text: str, number: int
+) -> None:
+    """What the table calls free, pydantic accepts in any valid event of the type."""
+    free = delta_templates._free(exemplar["type"], key)
+    if free is None:
+        return
+    value: Any = text if free == "str" else number
+    assert _valid({**exemplar, key: value}), (exemplar, key, value)
