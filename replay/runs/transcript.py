@@ -347,7 +347,7 @@ class TranscriptBuilder:
                 Problem(
                     "missing-run-started",
                     Severity.ERROR,
-                    f"{kind} before any RUN_STARTED",
+                    f"{kind or 'an event without a type'} before any RUN_STARTED",
                     item.location,
                 )
             )

@@ -479,3 +479,13 @@ def test_exit_code_follows_severity(rule_id: str, tmp_path: Path) -> None:
     assert runner.invoke(app, ["replay", "--check", *args, *names]).exit_code == fire_exit(rule_id)
     strict = runner.invoke(app, ["replay", "--check", "--strict", *args, *names]).exit_code
     assert strict == (0 if RULES_BY_ID[rule_id].severity == "notice" else 1)
+
+
+def test_an_event_without_a_string_type_is_named_as_such(tmp_path: Path) -> None:
+    """A `type` that is not a string leaves no name to quote: the finding says so."""
+    recording = tmp_path / "a.sse"
+    recording.write_text(sse({"type": []}, RS, RF))
+    result = runner.invoke(app, ["replay", "--check", str(recording)])
+    assert result.exit_code == 1
+    assert "event 0: error: an event without a type before any RUN_STARTED" in result.output
+    assert ":  before" not in result.output
