@@ -1,7 +1,8 @@
 """Output paths that are not plain files: symlinks, devices, FIFOs, `-`, missing folders.
 
-`translate -o`, `translate --in-place`, `migrate --write` and `resume --record` all
-write through `replay.wire.output_file`; these tests drive the commands themselves.
+`translate -o`, `translate --in-place`, `migrate --write`, `resume --record` and
+`replay --html` all write through `replay.wire.output_file`; these tests drive the
+commands themselves.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -241,3 +243,58 @@ def test_the_next_translate_removes_a_sigkilled_runs_temp_file_and_says_so(
     )
     assert leftovers(tmp_path) == [live.name]
     assert b"RUN_FINISHED" in out.read_bytes()
+
+
+def html(target: Path) -> Any:
+    return runner.invoke(app, ["replay", str(NATIVE), "--html", str(target)])
+
+
+def test_html_to_a_character_device_keeps_the_device(tmp_path: Path) -> None:
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("creating a device node needs CAP_MKNOD")
+    result = html(device)
+    assert result.exit_code == 0, result.stderr
+    assert stat.S_ISCHR(device.lstat().st_mode)
+    assert leftovers(tmp_path) == []
+
+
+def test_html_to_a_fifo_writes_the_page_into_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    # A daemon: a regression that renames over the FIFO fails here instead of hanging.
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    result = html(fifo)
+    reader.join(timeout=10)
+    assert result.exit_code == 0, result.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert len(received) == 1
+    assert received[0].startswith(b"<!DOCTYPE html>")
+
+
+def test_html_refuses_a_read_only_file_and_leaves_it(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    page.write_bytes(b"keep\n")
+    page.chmod(0o444)
+    result = html(page)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "read-only" in result.stderr
+    assert page.read_bytes() == b"keep\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_html_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.html"
+    real.write_bytes(b"old\n")
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    result = html(link)
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink()
+    assert real.read_bytes().startswith(b"<!DOCTYPE html>")
+    assert leftovers(tmp_path) == []
