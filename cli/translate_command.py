@@ -108,7 +108,7 @@ def translate(
         notices_to = sys.stderr if events_on_stdout else sys.stdout
         legacy_files = 0
         for name in inputs:
-            changed = _translate_one(
+            changed, empty = _translate_one(
                 name,
                 tools=tools,
                 request_file=request_file,
@@ -121,7 +121,7 @@ def translate(
             legacy_files += changed
             if check and not as_json:
                 label = STDIN_LABEL if name == STDIN else name
-                verdict = "has legacy events" if changed else "native"
+                verdict = "has legacy events" if changed else "no events" if empty else "native"
                 stderr.print(f"{label}: {verdict}", markup=False, soft_wrap=True)
     if check and legacy_files:
         raise typer.Exit(int(ExitCode.FINDINGS))
@@ -137,7 +137,8 @@ def _translate_one(
     output: str | None,
     as_json: bool,
     notices_to: IO[str],
-) -> bool:
+) -> tuple[bool, bool]:
+    """Translate one input; whether it had legacy events, and whether it had no event."""
     from replay.jobs.translate import open_translation
     from replay.wire.recording import STDIN
 
@@ -147,7 +148,7 @@ def _translate_one(
             for piece in pieces:
                 if isinstance(piece, Problem):
                     _print_notice(piece, as_json, notices_to)
-            return translation.changed
+            return translation.changed, translation.empty
         destination = name if in_place else output
         if destination in (None, STDIN):
             out = sys.stdout.buffer
@@ -160,7 +161,7 @@ def _translate_one(
         else:
             assert destination is not None
             _write_atomically(destination, pieces, as_json, notices_to)
-    return translation.changed
+    return translation.changed, translation.empty
 
 
 def _write_atomically(

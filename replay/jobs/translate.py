@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from replay.interrupts.descriptors import tool_map
+from replay.runs.rules import finding
 from replay.translate.translation import Translator, translate_stream
 from replay.wire.errors import UnreadableInput
-from replay.wire.problems import Problem
+from replay.wire.problems import Location, Problem
 from replay.wire.recording import (
     STDIN,
     STDIN_LABEL,
@@ -41,6 +42,11 @@ class Translation:
     @property
     def changed(self) -> bool:
         return self.translator.changed
+
+    @property
+    def empty(self) -> bool:
+        """Whether the recording held no event at all (known once `pieces` is consumed)."""
+        return not self.translator.saw_event
 
 
 @contextmanager
@@ -79,7 +85,24 @@ def open_translation(
 
             pieces = translate_file(source, name, translator)  # large files, in pieces
         if pieces is None:
-            pieces = translate_stream(
-                read_chunks(stream, head), source=source, translator=translator
+            pieces = _told_when_empty(
+                translate_stream(read_chunks(stream, head), source=source, translator=translator),
+                source,
+                translator,
             )
         yield Translation(source, pieces, translator)
+
+
+def _told_when_empty(
+    pieces: Iterator[bytes | Problem], source: str, translator: Translator
+) -> Iterator[bytes | Problem]:
+    """The pieces, then an `empty-recording` finding when no event came in and nothing
+    was said about why: random bytes, a comment-only or an empty stream are still copied
+    as they are, but never without a word. (A file read in pieces was cut at its
+    `RUN_STARTED` frames, so it has events.)"""
+    said = False
+    for piece in pieces:
+        said = said or isinstance(piece, Problem)
+        yield piece
+    if not translator.saw_event and not said:
+        yield finding("empty-recording", "the recording holds no events", Location(source))

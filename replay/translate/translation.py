@@ -54,6 +54,8 @@ class Translator:
         self.request = request if isinstance(request, dict) else None
         self.changed = False
         """Whether anything was translated, invented or lost (`--check`)."""
+        self.saw_event = False
+        """Whether any event came in: an input without one is worth a word, not silence."""
         self._run = RunRecord()
         self._held: RawEvent | None = None
         self._batch: list[tuple[LegacyRequest, RawEvent]] = []
@@ -80,6 +82,7 @@ class Translator:
                 return out
             out.append(item)
             return out
+        self.saw_event = True
         legacy = read_legacy(item.data)
         if legacy is not None:
             return self._take_legacy(legacy, item)
@@ -108,6 +111,7 @@ class Translator:
         if self.holding:
             raise ValueError("events pass through in bulk only while nothing is held")
         self._after_terminal = False
+        self.saw_event = True
         run = self._run
         for data in events:
             track(data, data.get("type"), run)

@@ -110,3 +110,54 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path: Path) -> None:
     har = tmp_path / "x.har"
     har.write_text('{"log": {"entries": []}}', "utf-8")
     assert runner.invoke(app, ["translate", str(har)]).exit_code == 2
+
+
+def test_input_without_an_event_is_copied_with_one_word(tmp_path: Path) -> None:
+    # Random bytes, a comment-only stream and an empty file hold no event: translate still
+    # copies them as they are, but says so on stderr instead of exiting 0 in silence.
+    inputs = {
+        "noise.bin": bytes((i * 7919 + 13) % 256 for i in range(4096)),
+        "comments.sse": b": keep-alive\n\n: another\n\n",
+        "empty.sse": b"",
+    }
+    for name, data in inputs.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        result = runner.invoke(app, ["translate", str(path)])
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout_bytes == data
+        assert result.stderr == f"{path}: the recording holds no events [empty-recording]\n"
+
+
+def test_stdin_without_an_event_is_named_in_the_notice() -> None:
+    result = runner.invoke(app, ["translate", "--format", "json", "-"], input=b"")
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    record = json.loads(result.stderr)
+    assert (record["rule"], record["source"]) == ("empty-recording", "<stdin>")
+
+
+def test_check_names_an_input_without_an_event(tmp_path: Path) -> None:
+    noise = tmp_path / "noise.sse"
+    noise.write_bytes(b"\x00\xff not a stream \x80\n")
+    result = runner.invoke(app, ["translate", "--check", str(noise), str(NATIVE)])
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        f"{noise}: the recording holds no events [empty-recording]",
+        f"{noise}: no events",
+        f"{NATIVE}: native",
+    ]
+
+
+def test_unreadable_events_are_not_reported_twice(tmp_path: Path) -> None:
+    # A stream whose only event is invalid JSON already has its finding: no second one.
+    path = tmp_path / "bad.sse"
+    path.write_bytes(b"data: {bad\n\n")
+    result = runner.invoke(app, ["translate", str(path)])
+    assert result.exit_code == 0
+    assert result.stdout_bytes == path.read_bytes()
+    assert "[invalid-json]" in result.stderr
+    assert "empty-recording" not in result.stderr
+    assert runner.invoke(app, ["translate", "--check", str(path)]).stderr.endswith(
+        f"{path}: no events\n"
+    )
