@@ -108,6 +108,8 @@ def usage_message(error: Any) -> str:
         return text
     message = " ".join(str(error.format_message()).split())
     message = re.sub(r"'(-[-\w]+|[A-Z][A-Z0-9_.]*(?:\.\.\.)?)'", r"\1", message)
+    # pydantic's prefix for a validator's own message (typer coerces choices through it)
+    message = message.replace(": Value error, ", ": ")
     message = message.removesuffix(".")
     if kind == "MissingParameter" and getattr(error, "ctx", None) is not None:
         message += f" (see {error.ctx.command_path} --help)"

@@ -89,6 +89,15 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
         ),
         (["resume", "--run-id", "r", "--approve", "a"], "agui: --run-id needs --thread-id"),
         (["resume", "--thread-id", "t", "--approve", "a"], "agui: --thread-id needs --run-id"),
+        (
+            ["migrate", "--format", "xml", "x.py"],
+            "agui migrate: invalid value for --format: 'xml' is not one of 'diff', 'json',"
+            " 'sarif', 'github'",
+        ),
+        (
+            ["translate", "--format", "xml", "x.sse"],
+            "agui translate: invalid value for --format: 'xml' is not one of 'text', 'json'",
+        ),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
