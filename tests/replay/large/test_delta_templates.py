@@ -145,7 +145,7 @@ def test_the_number_of_templates_is_bounded() -> None:
         for exemplar in (CONTENT, START, END, ARGS, TOOL_START, TOOL_END):
             event = {**exemplar, f"extra{number}": number}
             templates.learn(event, to_json(event))
-    assert len(templates._alternatives) == 4  # a start and a delta alternative per family
+    assert len(templates._groups) == 4  # a start and a delta alternative per family
 
 
 def _valid(data: Any) -> bool:
