@@ -99,6 +99,12 @@ class DeltaTemplates:
         )
 
     @property
+    def heads(self) -> tuple[bytes, ...]:
+        """What every stretch `match` finds starts with, literally (a cheap first test:
+        a frame that starts with none of these starts no stretch)."""
+        return self._heads
+
+    @property
     def active(self) -> bool:
         """Whether any template has been learned yet."""
         return self._pattern is not None

@@ -33,7 +33,7 @@ import replay.wire.events
 from replay.large.delta_templates import DELTA_ID_KEYS, DeltaTemplates
 from replay.large.shape_check import all_valid
 from replay.wire.delta_run import FRAME_OVERHEAD as _FRAME_OVERHEAD
-from replay.wire.delta_run import DeltaRun
+from replay.wire.delta_run import DeltaRun, delta_run
 from replay.wire.events import (
     CHECKED,
     CHECKED_COMPACT,
@@ -263,7 +263,7 @@ def _outside_stretches(
     texts: list[bytes] = []
     stepped: list[int] = []
     starts: list[int] = []
-    match = templates.match
+    match, heads = templates.match, templates.heads
     find = piece.find
     startswith = piece.startswith
     size = len(piece)
@@ -271,7 +271,7 @@ def _outside_stretches(
     while start < size:
         stepped.append(at)
         starts.append(start)
-        found = match(piece, start)
+        found = match(piece, start) if startswith(heads, start) else None
         if found is not None:
             end, frames, kind, stream_id, delta, opened, closed = found
             runs.append((at, frames, kind, stream_id, delta, opened, closed))
@@ -424,11 +424,17 @@ class PieceFrames:
             return offset, piece[offset + 6 : offset + 6 + length]
         found = known.get(at)
         offset = self._search(at) if found is None else found
-        # Up to the frame's blank line (its text holds no LF).
+        # Up to the next frame when it is known (as after any frame outside a stretch),
+        # else to the frame's blank line (its text holds no LF).
+        after = known.get(at + 1)
         if piece is None:
             line = offset - (_FRAME_OVERHEAD - 1) * at
             out = self.out
+            if after is not None:
+                return offset, out[line : after - (_FRAME_OVERHEAD - 1) * (at + 1) - 1]
             return offset, out[line : out.find(b"\n", line)]
+        if after is not None:
+            return offset, piece[offset + 6 : after - 2]
         return offset, piece[offset + 6 : piece.find(b"\n\n", offset)]
 
     def offset(self, at: int) -> int:
@@ -518,14 +524,17 @@ def apply_summary(
         colds = iter(summary.colds[skipped:])
     marker = CHECKED_COMPACT if summary.compact else CHECKED
     bare_noticed = [True]  # SSE frames never trigger the NDJSON notice
+    runs.append((stop, 0, "", "", "", False, False))  # (none starts at `stop`)
     run_at = 0
+    next_run = runs[0][0]
     at = start
     while at < stop:
-        if run_at < len(runs) and runs[run_at][0] == at:
+        if at == next_run:
             first, count, kind, stream_id, delta, opened, closed = runs[run_at]
             run_at += 1
+            next_run = runs[run_at][0]
             last = first + count - 1
-            yield DeltaRun(
+            yield delta_run(
                 kind,
                 stream_id,
                 delta,
