@@ -225,11 +225,13 @@ def summarize(
     plain = PLAIN_EVENT_TYPES
     irregular: list[int] = []
     plain_at: list[int] = []
+    loose = False  # a delta among them (the templates took none of these)
     for at, data in enumerate(datas):
         # A `type` that is a list or object is unhashable: check it is a string first.
         kind = data.get("type") if type(data) is dict else None
         if type(kind) is str and kind in plain and texts[at][:1] == b"{":
             plain_at.append(at)
+            loose = loose or kind in DELTA_ID_KEYS
         else:
             irregular.append(positions[at])
     if len(plain_at) == len(datas):
@@ -242,7 +244,8 @@ def summarize(
     compact = _compact(plain_datas, plain_texts)
     colds = plain_datas
     if compact and fold_deltas:
-        colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
+        if loose:  # (else grouping finds no stretch and keeps every event)
+            colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
         if templates is not None and not templates.complete:
             for data, text in zip(plain_datas, plain_texts, strict=True):
                 templates.learn(data, text)
