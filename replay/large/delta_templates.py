@@ -57,13 +57,18 @@ so hostile input cannot grow the pattern)."""
 WIDE_INT: Final = 10**15 - 1
 """The largest magnitude the integer pattern matches (at most 15 digits)."""
 
-_PLAIN = rb'[^"\\\x00-\x1f]*'
+_PLAIN = rb'[^"\\\x00-\x1f]*+'
 _ESCAPE = rb'\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))'
-STRING: Final = b'"' + _PLAIN + b"(?:" + _ESCAPE + _PLAIN + b')*"'
+STRING: Final = b'"' + _PLAIN + b"(?:" + _ESCAPE + _PLAIN + b')*+"'
 """A JSON string exactly as the compact serialiser writes it (raw UTF-8 otherwise);
-runs of plain characters are taken whole (one character set, no alternation)."""
-INTEGER: Final = rb"(?:0|-?[1-9][0-9]{0,14})"
-_DELTA: Final = re.compile(rb'"delta":"([^"\\]*(?:\\.[^"\\]*)*)"')
+runs of plain characters are taken whole (one character set, no alternation).
+
+Every repetition in these patterns is possessive (`*+`): what follows it can never be
+what it stops at (a plain run stops at a quote or a backslash, a stretch's deltas at a
+frame of another type), so giving characters back could never lead to a match, and the
+engine keeps no state to give them back (a fifth of the matching time)."""
+INTEGER: Final = rb"(?:0|-?[1-9][0-9]{0,14}+)"
+_DELTA: Final = re.compile(rb'"delta":"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
 _FREE_STR: Final = "str"
 _FREE_INT: Final = "int"
 
@@ -80,8 +85,9 @@ class DeltaTemplates:
     def __init__(self) -> None:
         self._exemplars: dict[str, dict[str, Any]] = {}
         self._tried: dict[str, int] = {}
-        self._alternatives: dict[str, tuple[str, bool]] = {}
-        """Alternative name → (delta kind, whether it opens with the start event)."""
+        self._groups: dict[str | None, tuple[str, bool, int, int]] = {}
+        """Alternative name → (delta kind, whether it opens with the start event, the
+        numbers of its stream id's group and its end event's group)."""
         self._pattern: re.Pattern[bytes] | None = None
         self._heads: tuple[bytes, ...] = ()
 
@@ -91,6 +97,12 @@ class DeltaTemplates:
         return all(
             kind in self._exemplars or self._tried.get(kind, 0) >= MAX_TRIES for kind in _FAMILY_OF
         )
+
+    @property
+    def heads(self) -> tuple[bytes, ...]:
+        """What every stretch `match` finds starts with, literally (a cheap first test:
+        a frame that starts with none of these starts no stretch)."""
+        return self._heads
 
     @property
     def active(self) -> bool:
@@ -106,15 +118,21 @@ class DeltaTemplates:
         match = pattern.match(piece, at)
         if match is None:
             return None
-        name = match.lastgroup
-        assert name is not None
+        kind, opened, id_group, end_group = self._groups[match.lastgroup]
         end = match.end()
-        kind, opened = self._alternatives[name]
-        deltas = _DELTA.findall(piece, at, end)  # one per delta frame, none elsewhere
-        closed = match.group(name + "_end") is not None
-        count = len(deltas) + opened + closed
-        stream_id = _decoded(match.group(name + "_id"))
-        return end, count, kind, stream_id, _decoded(b"".join(deltas)), opened, closed
+        parts = _DELTA.findall(piece, at, end)  # one per delta frame, none elsewhere
+        closed = match.start(end_group) >= 0
+        count = len(parts) + opened + closed
+        stream_id, deltas = match.group(id_group), b"".join(parts)
+        return (
+            end,
+            count,
+            kind,
+            stream_id.decode() if b"\\" not in stream_id else _decoded(stream_id),
+            deltas.decode() if b"\\" not in deltas else _decoded(deltas),
+            opened,
+            closed,
+        )
 
     def learn(self, data: dict[str, Any], text: bytes) -> None:
         """Take a start, delta or end event found valid and exactly its own compact JSON
@@ -147,7 +165,7 @@ class DeltaTemplates:
                 body = b"data: " + _frame_pattern_of(family, head, name, first=True) + b"\n\n"
                 if delta is not None:
                     again = _frame_pattern_of(family, delta, name, first=False)
-                    body += b"(?:data: " + again + b"\n\n)*"
+                    body += b"(?:data: " + again + b"\n\n)*+"
                 closing = b"(?!)"  # matches nothing: no end event known yet
                 if end is not None:
                     closing = (
@@ -157,9 +175,14 @@ class DeltaTemplates:
                 patterns.append(b"(?P<" + name.encode() + b">" + body + b")")
                 alternatives[name] = (family.delta, opened)
                 heads.append(_literal_head(head))
-        self._alternatives = alternatives
         self._heads = tuple(heads)
         self._pattern = re.compile(b"|".join(patterns)) if patterns else None
+        if self._pattern is not None:
+            number = self._pattern.groupindex
+            self._groups = {
+                name: (kind, opened, number[name + "_id"], number[name + "_end"])
+                for name, (kind, opened) in alternatives.items()
+            }
 
 
 Stretch = tuple[int, int, str, str, str, bool, bool]

@@ -59,8 +59,6 @@ class Summarised:
     """What was folded and checked ahead of the reader (`replay.large.settle`)."""
     frames: PieceFrames | None = None
     """Its frames, when already split here."""
-    here: bool = True
-    """Summarised in this process (else it came from the helper: checked before use)."""
 
 
 def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterator[Item | Settled]:
@@ -95,9 +93,8 @@ def _decode_pieces(
         settlement = found.settlement
         end = bounds[number + 1]
         frames = found.frames
-        usable = summary is not None and (found.here or summary.fits(piece or b""))
-        if frames is None and piece is not None and usable:
-            frames = PieceFrames(piece, with_out=True)
+        if frames is None and piece is not None and summary is not None:
+            frames = summary.frames(piece)  # None: not this piece's summary after all
         if frames is not None and summary is not None:
             start = 0
             if settlement is not None and 0 < settlement.frames <= summary.count:
@@ -208,7 +205,7 @@ def _summaries(
             # Waiting its turn, it holds only what was found: its bytes (a megabyte, and
             # up to `OWN_AHEAD` such pieces wait) are read again then, and checked
             # against the summary like the helper's.
-            return Summarised(number, None, summary, settlement, here=False)
+            return Summarised(number, None, summary, settlement)
         # Its frames hold all it is needed for: the bytes need not wait with them.
         return Summarised(number, None if frames else piece, summary, settlement, frames)
 
@@ -220,7 +217,7 @@ def _summaries(
             return None
         if settlement is not None and type(settlement) is not Settlement:
             return None
-        return Summarised(number, _read_piece(fd, bounds, number), summary, settlement, here=False)
+        return Summarised(number, _read_piece(fd, bounds, number), summary, settlement)
 
     for found in in_order(len(bounds) - 1, helper, local, accept):
         if found.piece is None and found.frames is None and found.summary is not None:
@@ -243,8 +240,11 @@ def _work(
     summary = summarize(piece, fold_deltas=fold_deltas, with_colds=True, templates=templates)
     if summary is None or not (settle_too and fold_deltas):
         return summary, None, None
-    frames = PieceFrames(piece)
+    # Located from the walk's steps, not split: the output is the reader's to make.
+    frames = PieceFrames(piece, known=summary.known)
     settlement = settle(source, frames, summary, offset)
+    # The reader splits the piece for its output anyway: the steps need not wait or travel.
+    summary = replace(summary, known=None)
     if settlement is not None:
         # The reader adopts the settled frames whole: it needs neither their stretches
         # nor their parsed events (only to fall back, which it can do without them).

@@ -20,6 +20,7 @@ frame layout this module defines.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -32,7 +33,7 @@ import replay.wire.events
 from replay.large.delta_templates import DELTA_ID_KEYS, DeltaTemplates
 from replay.large.shape_check import all_valid
 from replay.wire.delta_run import FRAME_OVERHEAD as _FRAME_OVERHEAD
-from replay.wire.delta_run import DeltaRun
+from replay.wire.delta_run import DeltaRun, delta_run
 from replay.wire.events import (
     CHECKED,
     CHECKED_COMPACT,
@@ -59,6 +60,9 @@ _parse = partial(from_json, cache_strings="keys")
 Run = tuple[int, int, str, str, str, bool, bool]
 """A stretch of one stream: (first frame, frame count, delta kind, stream id, joined
 deltas, opens with the start event, closes with the end event)."""
+Known = tuple["array[int]", "array[int]"]
+"""Frame numbers, ascending, and the byte offset in the piece where each starts; the
+last entry is the frame count and the piece's length."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +81,25 @@ class PieceSummary:
     irregular: tuple[int, ...]
     colds: tuple[dict[str, Any], ...] | None
     """The parsed plain events outside `runs`, in order, when sent along (else None)."""
+    known: Known | None = None
+    """Where the frames the walk over the piece stepped on start (every frame outside a
+    template stretch, and each stretch's first), when the templates walked it: the
+    piece's frames need not be split again to be located (`PieceFrames`)."""
 
-    def fits(self, piece: bytes) -> bool:
-        """Whether this can be the summary of `piece` (a cheap guard against mix-ups)."""
+    def frames(self, piece: bytes) -> PieceFrames | None:
+        """The frames of `piece`, with their output, or None when this cannot be its
+        summary (a cheap guard against mix-ups: frame count, stretches within the
+        piece)."""
         count = self.count
-        return (
+        if not (
             piece.startswith(b"data: ")
-            and piece.count(_SEPARATOR) + 1 == count
             and all(first + length <= count for first, length, *_ in self.runs)
             and all(at < count for at in self.irregular)
-        )
+        ):
+            return None
+        # Split, not located from `known`: the output is made from the split texts.
+        frames = PieceFrames(piece, with_out=True)
+        return frames if frames.count == count else None
 
 
 def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> list[int]:
@@ -192,11 +205,12 @@ def summarize(
         except UnicodeDecodeError:
             return None
     runs: list[Run] = []
+    known: Known | None = None
     if fold_deltas and templates is not None and templates.active:
         walked = _outside_stretches(piece, templates, runs)
         if walked is None:
             return None
-        positions, texts = walked
+        positions, texts, known = walked
         count = len(positions) + sum(run[1] for run in runs)
     else:
         count = one_line_frames(piece)
@@ -211,11 +225,13 @@ def summarize(
     plain = PLAIN_EVENT_TYPES
     irregular: list[int] = []
     plain_at: list[int] = []
+    loose = False  # a delta among them (the templates took none of these)
     for at, data in enumerate(datas):
         # A `type` that is a list or object is unhashable: check it is a string first.
         kind = data.get("type") if type(data) is dict else None
         if type(kind) is str and kind in plain and texts[at][:1] == b"{":
             plain_at.append(at)
+            loose = loose or kind in DELTA_ID_KEYS
         else:
             irregular.append(positions[at])
     if len(plain_at) == len(datas):
@@ -228,31 +244,37 @@ def summarize(
     compact = _compact(plain_datas, plain_texts)
     colds = plain_datas
     if compact and fold_deltas:
-        colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
+        if loose:  # (else grouping finds no stretch and keeps every event)
+            colds = _group_deltas(plain_datas, [positions[at] for at in plain_at], runs)
         if templates is not None and not templates.complete:
             for data, text in zip(plain_datas, plain_texts, strict=True):
                 templates.learn(data, text)
         runs.sort()
     return PieceSummary(
-        count, compact, tuple(runs), tuple(irregular), tuple(colds) if with_colds else None
+        count, compact, tuple(runs), tuple(irregular), tuple(colds) if with_colds else None, known
     )
 
 
 def _outside_stretches(
     piece: bytes, templates: DeltaTemplates, runs: list[Run]
-) -> tuple[list[int], list[bytes]] | None:
+) -> tuple[list[int], list[bytes], Known] | None:
     """Walk the frames: add each template-matching stretch to `runs`; return the frame
-    numbers and texts of the frames outside them. None when a frame is not one
-    non-empty `data: ` line and a blank line (a stretch's frames are, by its pattern)."""
+    numbers and texts of the frames outside them, and where each frame stepped on
+    starts (`PieceSummary.known`). None when a frame is not one non-empty `data: `
+    line and a blank line (a stretch's frames are, by its pattern)."""
     positions: list[int] = []
     texts: list[bytes] = []
-    match = templates.match
+    stepped: list[int] = []
+    starts: list[int] = []
+    match, heads = templates.match, templates.heads
     find = piece.find
     startswith = piece.startswith
     size = len(piece)
     at = start = 0
     while start < size:
-        found = match(piece, start)
+        stepped.append(at)
+        starts.append(start)
+        found = match(piece, start) if startswith(heads, start) else None
         if found is not None:
             end, frames, kind, stream_id, delta, opened, closed = found
             runs.append((at, frames, kind, stream_id, delta, opened, closed))
@@ -269,7 +291,10 @@ def _outside_stretches(
             at += 1
             end += 2
         start = end
-    return positions, texts
+    stepped.append(at)
+    starts.append(size)
+    # 32-bit: a summarised piece is at most `MAX_EVENT_SIZE` bytes.
+    return positions, texts, (array("i", stepped), array("i", starts))
 
 
 def _parse_or_none(text: bytes) -> Any:
@@ -334,24 +359,45 @@ class PieceFrames:
     once asked for, its output, which replaces them) and one machine integer per frame
     are held: a few pieces wait in flight at any time, and a list of one `bytes` and one
     `int` object per frame cost half as much again as the piece itself.
+
+    Given where some frames start (`known`, from the summary's walk over the piece),
+    the piece is not split at all (a process that folds the piece and never writes it
+    saves a pass over its bytes): those frames are looked up, and any other is found
+    from the nearest one by searching blank lines (the last frame of a stretch: one
+    step back from the next). Without it, every frame is located by one split.
     """
 
-    __slots__ = ("_out", "_piece", "_starts")
+    __slots__ = ("_at", "_known", "_out", "_piece", "_starts")
 
-    def __init__(self, piece: bytes, *, with_out: bool = False) -> None:
-        """`with_out`: make the output at once (the reader always needs it; joining the
-        texts split here is cheaper than splitting again later)."""
+    def __init__(self, piece: bytes, *, with_out: bool = False, known: Known | None = None) -> None:
+        """`with_out`: make the output at once (the reader always needs it)."""
+        self._piece: bytes | None = piece
+        self._out: bytes | None = None
+        self._known: dict[int, int] | None
+        if known is not None:
+            self._at = known[0]
+            self._known = dict(zip(*known, strict=True))
+            self._starts = array("q")
+            if with_out:
+                self._out = self.out
+            return
+        self._at = array("i")
+        self._known = None
         # Split the piece itself, then trim the ends: no second copy of a megabyte.
         texts = piece.split(_SEPARATOR)
         texts[0] = texts[0][6:]
         texts[-1] = texts[-1][:-2]
         # Bytes of frame text before frame i.
         self._starts = array("q", accumulate(map(len, texts), initial=0))
-        self._piece: bytes | None = None if with_out else piece
-        self._out: bytes | None = None
         if with_out:
+            self._piece = None
             texts.append(b"")  # the last line's LF, without copying the output again
             self._out = b"\n".join(texts)
+
+    @property
+    def count(self) -> int:
+        """How many frames the piece holds."""
+        return self._at[-1] if self._known is not None else len(self._starts) - 1
 
     @property
     def out(self) -> bytes:
@@ -360,31 +406,87 @@ class PieceFrames:
         if self._out is None:
             assert self._piece is not None
             # Splitting on the separator and joining with LF, in one C call.
-            self._out = self._piece[6:-2].replace(_SEPARATOR, b"\n") + b"\n"
+            self._out = self._piece.replace(_SEPARATOR, b"\n")[6:-1]
             self._piece = None
         return self._out
 
     def text(self, at: int) -> bytes:
         """Frame `at`'s text (its `data:` value)."""
-        starts = self._starts
-        length = starts[at + 1] - starts[at]
-        if self._piece is None:
-            line = starts[at] + at
-            return self.out[line : line + length]
-        start = starts[at] + _FRAME_OVERHEAD * at + 6
-        return self._piece[start : start + length]
+        return self.frame(at)[1]
+
+    def frame(self, at: int) -> tuple[int, bytes]:
+        """Frame `at`'s offset and text (one look-up for both)."""
+        piece, known = self._piece, self._known
+        if known is None:
+            starts = self._starts
+            start, length = starts[at], starts[at + 1] - starts[at]
+            offset = start + _FRAME_OVERHEAD * at
+            if piece is None:
+                line = start + at
+                return offset, self.out[line : line + length]
+            return offset, piece[offset + 6 : offset + 6 + length]
+        found = known.get(at)
+        offset = self._search(at) if found is None else found
+        # Up to the next frame when it is known (as after any frame outside a stretch),
+        # else to the frame's blank line (its text holds no LF).
+        after = known.get(at + 1)
+        if piece is None:
+            line = offset - (_FRAME_OVERHEAD - 1) * at
+            out = self.out
+            if after is not None:
+                return offset, out[line : after - (_FRAME_OVERHEAD - 1) * (at + 1) - 1]
+            return offset, out[line : out.find(b"\n", line)]
+        if after is not None:
+            return offset, piece[offset + 6 : after - 2]
+        return offset, piece[offset + 6 : piece.find(b"\n\n", offset)]
 
     def offset(self, at: int) -> int:
         """Bytes of the piece before frame `at`."""
-        return self._starts[at] + _FRAME_OVERHEAD * at
+        known = self._known
+        if known is None:
+            return self._starts[at] + _FRAME_OVERHEAD * at
+        found = known.get(at)
+        return self._search(at) if found is None else found
 
     def line(self, at: int) -> int:
         """Bytes of the output before frame `at`'s line."""
-        return self._starts[at] + at
+        return self.offset(at) - (_FRAME_OVERHEAD - 1) * at
 
     def lines(self, start: int, stop: int) -> bytes:
         """The output lines of frames `[start, stop)`."""
         return self.out[self.line(start) : self.line(stop)]
+
+    def _search(self, at: int) -> int:
+        """Where frame `at` starts, stepping frame by frame from the nearest known one
+        (frame 0 and the end are always known)."""
+        piece, known = self._piece, self._known
+        assert known is not None
+        if piece is not None and at + 1 in known:
+            # The last frame of a stretch: one step back from the next.
+            return piece.rfind(b"\n\n", 0, self.offset(at + 1) - 2) + 2
+        above = bisect_left(self._at, at)
+        after, before = self._at[above], self._at[above - 1]
+        if piece is not None:
+            if after - at < at - before:
+                place = self.offset(after)
+                for _ in range(after - at):
+                    place = piece.rfind(b"\n\n", 0, place - 2) + 2
+            else:
+                place = self.offset(before)
+                for _ in range(at - before):
+                    place = piece.find(b"\n\n", place) + 2
+            return place
+        # The output's lines: one LF after each frame's text.
+        out = self.out
+        if after - at < at - before:
+            place = self.line(after)
+            for _ in range(after - at):
+                place = out.rfind(b"\n", 0, place - 1) + 1
+        else:
+            place = self.line(before)
+            for _ in range(at - before):
+                place = out.find(b"\n", place) + 1
+        return place + (_FRAME_OVERHEAD - 1) * at
 
 
 def apply_summary(
@@ -407,7 +509,7 @@ def apply_summary(
         position.index,
         position.last_id,
     )
-    offset_of = frames.offset
+    offset_of, frame_at = frames.offset, frames.frame
     runs = [run for run in summary.runs if start <= run[0] < stop]
     irregular = set(summary.irregular)
     colds = None
@@ -425,14 +527,17 @@ def apply_summary(
         colds = iter(summary.colds[skipped:])
     marker = CHECKED_COMPACT if summary.compact else CHECKED
     bare_noticed = [True]  # SSE frames never trigger the NDJSON notice
+    runs.append((stop, 0, "", "", "", False, False))  # (none starts at `stop`)
     run_at = 0
+    next_run = runs[0][0]
     at = start
     while at < stop:
-        if run_at < len(runs) and runs[run_at][0] == at:
+        if at == next_run:
             first, count, kind, stream_id, delta, opened, closed = runs[run_at]
             run_at += 1
+            next_run = runs[run_at][0]
             last = first + count - 1
-            yield DeltaRun(
+            yield delta_run(
                 kind,
                 stream_id,
                 delta,
@@ -446,8 +551,8 @@ def apply_summary(
             )
             at = last + 1
             continue
-        offset = offset0 + offset_of(at)
-        raw = frames.text(at)
+        offset, raw = frame_at(at)
+        offset += offset0
         end = offset + len(raw) + _FRAME_OVERHEAD
         text = raw.decode("utf-8", "replace")  # as the SSE decoder does
         if at in irregular:

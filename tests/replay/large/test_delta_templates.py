@@ -9,6 +9,7 @@ hand-picked near misses and on hypothesis-generated frames.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from hypothesis import given, settings
@@ -145,7 +146,7 @@ def test_the_number_of_templates_is_bounded() -> None:
         for exemplar in (CONTENT, START, END, ARGS, TOOL_START, TOOL_END):
             event = {**exemplar, f"extra{number}": number}
             templates.learn(event, to_json(event))
-    assert len(templates._alternatives) == 4  # a start and a delta alternative per family
+    assert len(templates._groups) == 4  # a start and a delta alternative per family
 
 
 def _valid(data: Any) -> bool:
@@ -252,3 +253,81 @@ def test_a_free_field_accepts_every_value_of_its_kind(
         return
     value: Any = text if free == "str" else number
     assert _valid({**exemplar, key: value}), (exemplar, key, value)
+
+
+def _backtracking(pattern: bytes) -> re.Pattern[bytes]:
+    """The plain twin of a template pattern: every possessive repeat made greedy."""
+    return re.compile(pattern.replace(b"*+", b"*").replace(b"{0,14}+", b"{0,14}"))
+
+
+RAW = st.binary(max_size=10)
+"""Bytes a stretch's free values may hold: quotes, backslashes, control characters."""
+FAMILIES = ((START, CONTENT, END, "messageId"), (TOOL_START, ARGS, TOOL_END, "toolCallId"))
+
+
+def _digits(number: int) -> bytes:
+    return str(number).encode()
+
+
+STAMP = st.integers(0, 10**6).map(_digits)
+
+
+def _stretch_frame(
+    exemplar: dict[str, Any], key: str, stream: str, delta: bytes, stamp: bytes
+) -> bytes:
+    text = to_json({**exemplar, key: stream})
+    if "timestamp" in exemplar:
+        text = text.replace(
+            b'"timestamp":' + to_json(exemplar["timestamp"]), b'"timestamp":' + stamp
+        )
+    if "delta" in exemplar:
+        text = text.replace(b'"delta":' + to_json(exemplar["delta"]), b'"delta":"' + delta + b'"')
+    return b"data: " + text + b"\n\n"
+
+
+@given(
+    family=st.sampled_from(FAMILIES),
+    opened=st.booleans(),
+    closed=st.booleans(),
+    deltas=st.lists(
+        st.tuples(
+            st.one_of(TEXT.map(str.encode), TEXT.map(str.encode), RAW),
+            st.one_of(STAMP, STAMP, st.integers(-(10**16), 10**16).map(_digits), RAW),
+        ),
+        max_size=6,
+    ),
+    streams=st.lists(st.sampled_from(["m-1", "c-1", 'a\\"b']), min_size=8, max_size=8),
+    same=st.integers(0, 3),
+)
+@settings(max_examples=400, deadline=None)
+def test_possessive_repeats_match_what_backtracking_ones_match(
+    family: tuple[dict[str, Any], dict[str, Any], dict[str, Any], str],
+    opened: bool,
+    closed: bool,
+    deltas: list[tuple[bytes, bytes]],
+    streams: list[str],
+    same: int,
+) -> None:
+    # Giving back what a repeat took could never lead to a match: both forms of the
+    # stretch pattern and the deltas' pattern find exactly the same spans and groups.
+    templates = _learned(*EXEMPLARS)
+    pattern = templates._pattern
+    assert pattern is not None
+    plain = _backtracking(pattern.pattern)
+    assert plain.pattern != pattern.pattern
+    start, delta, end, key = family
+    # Mostly one stream (`same` of every 4 frames name another), as a stretch is.
+    ids = [stream if index % 4 < same else streams[0] for index, stream in enumerate(streams)]
+    piece = _stretch_frame(start, key, ids[0], b"", b"1") if opened else b""
+    for index, (text, stamp) in enumerate(deltas):
+        piece += _stretch_frame(delta, key, ids[index + 1], text, stamp)
+    if closed:
+        piece += _stretch_frame(end, key, ids[7], b"", b"2")
+    for at in (
+        0,
+        *(index + 2 for index in range(len(piece)) if piece[index : index + 2] == b"\n\n"),
+    ):
+        fast, slow = pattern.match(piece, at), plain.match(piece, at)
+        assert (fast and (fast.span(), fast.groups())) == (slow and (slow.span(), slow.groups()))
+        found = delta_templates._DELTA
+        assert found.findall(piece, at) == _backtracking(found.pattern).findall(piece, at)

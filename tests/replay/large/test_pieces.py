@@ -14,6 +14,7 @@ import os
 import pickle
 import signal
 import tempfile
+from array import array
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ import replay.large.piece_reader
 import replay.large.read
 import replay.large.work_sharing
 from cli.app import app
+from replay.large.delta_templates import DeltaTemplates
 from replay.large.piece_reader import decode_file
 from replay.large.pieces import PieceFrames, piece_bounds, summarize
 from replay.large.work_sharing import Helper
@@ -461,3 +463,47 @@ def test_piece_frames_hold_offsets_not_texts_and_give_what_splitting_gives(
         assert frames.lines(at, at + 1) == text + b"\n"
     assert frames.out == b"\n".join(texts) + b"\n"
     assert [frames.text(at) for at in range(len(texts))] == texts
+
+
+@given(
+    texts=st.lists(FRAME_TEXT, min_size=1, max_size=30),
+    chosen=st.sets(st.integers(min_value=1, max_value=29)),
+    ask_out_first=st.booleans(),
+)
+def test_piece_frames_located_from_some_frames_give_what_splitting_gives(
+    texts: list[bytes], chosen: set[int], ask_out_first: bool
+) -> None:
+    # The fast twin is told where some frames start (as a summary's walk is) and finds
+    # the others; the plain one splits the piece. Both answer every question alike.
+    piece = b"".join(b"data: " + text + b"\n\n" for text in texts)
+    plain = PieceFrames(piece)
+    stepped = sorted({0, *(at for at in chosen if at < len(texts)), len(texts)})
+    known = (array("i", stepped), array("i", [plain.offset(at) for at in stepped]))
+    fast = PieceFrames(piece, known=known)
+    if ask_out_first:  # the output then replaces the piece's bytes
+        assert fast.out == plain.out
+    for at in range(len(texts) + 1):
+        assert fast.offset(at) == plain.offset(at)
+        assert fast.line(at) == plain.line(at)
+    for at in range(len(texts)):
+        assert fast.text(at) == plain.text(at)
+        assert fast.lines(at, len(texts)) == plain.lines(at, len(texts))
+    assert fast.out == plain.out
+
+
+def test_the_walk_locates_the_frames_it_steps_on() -> None:
+    body = b"".join(path.read_bytes() for path in sorted(NATIVE.glob("*.sse")))
+    templates = DeltaTemplates()
+    summarize(body, templates=templates)  # learns the templates
+    summary = summarize(body, templates=templates)
+    assert summary is not None
+    assert summary.known is not None
+    assert len(summary.runs) > 10  # the templates found stretches
+    plain = PieceFrames(body)
+    stepped, starts = summary.known
+    assert list(starts) == [plain.offset(at) for at in stepped]
+    assert stepped[-1] == summary.count
+    located = summary.frames(body)
+    assert located is not None
+    assert located.out == plain.out
+    assert summary.frames(body + body) is None  # not this piece's summary
