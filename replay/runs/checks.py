@@ -157,8 +157,7 @@ class Checker:
     def adopt(self, entries: Iterable[tuple[str, RunEntry]]) -> None:
         """Remember runs checked elsewhere (`replay.large.settle.Settled`), in order."""
         index = self._index
-        for key, entry in entries:
-            index.store(key, entry)
+        index.store_all(entries)
         if len(index) > self._max_runs:
             index.evict_to(self._max_runs)
 
