@@ -117,8 +117,9 @@ class _NotingIndex(RunIndex[RunEntry]):
         self.touched = False
         """A look-up reordered the index (an LRU hit): the reader could not replay it."""
 
-    def __setitem__(self, key: str, value: RunEntry) -> None:
-        super().__setitem__(key, value)
+    def store(self, key: str, value: RunEntry) -> None:
+        # The checker stores through here only (`Checker._remember`).
+        super().store(key, value)
         self.stored.append((key, value))
 
     def get(self, key: str, default: Any = None) -> Any:

@@ -14,7 +14,7 @@ know how a file is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from replay.runs.checks import Checker
@@ -52,20 +52,34 @@ class CheckLoop:
                 self.add(event)
             return
         produced = self.builder.add(item)  # type: ignore[arg-type]
-        if produced:  # finished runs first: they precede this event
-            self._report(x for x in produced if isinstance(x, RunTranscript))
+        if not produced:  # most events
+            if isinstance(item, RecordedEvent):
+                self.sink.line(item)
+            return
+        # Finished runs first: they precede this event; its own findings follow it.
+        later: list[Problem] = []
+        for x in produced:
+            if isinstance(x, RunTranscript):
+                self._check(x)
+            else:
+                later.append(x)
         if isinstance(item, RecordedEvent):
             self.sink.line(item)
-        if produced:
-            self._report(x for x in produced if not isinstance(x, RunTranscript))
+        problem = self.sink.problem
+        for x in later:
+            problem(x)
 
     def report(self, produced: Sequence[RunTranscript | Problem]) -> None:
         """Runs and findings produced outside `add` (exchange boundaries, the end)."""
-        self._report(produced)
-
-    def _report(self, produced: Iterable[RunTranscript | Problem]) -> None:
         for item in produced:
             if isinstance(item, RunTranscript):
-                self._report(self.checker.run(item))
+                self._check(item)
             else:
                 self.sink.problem(item)
+
+    def _check(self, run: RunTranscript) -> None:
+        problems = self.checker.run(run)
+        if problems:
+            problem = self.sink.problem
+            for x in problems:
+                problem(x)

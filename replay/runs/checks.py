@@ -144,7 +144,8 @@ class Checker:
         """Check one finished run and remember what its continuations will need."""
         own = own_tool_calls(transcript)
         problems = self._interrupt_problems(transcript, own)
-        problems.extend(self._resume_problems(transcript))
+        if transcript.request is not None:  # only a continuation's request has `resume`
+            problems.extend(self._resume_problems(transcript))
         self._remember(transcript, own)
         return problems
 
@@ -156,8 +157,7 @@ class Checker:
     def adopt(self, entries: Iterable[tuple[str, RunEntry]]) -> None:
         """Remember runs checked elsewhere (`replay.large.settle.Settled`), in order."""
         index = self._index
-        for key, entry in entries:
-            index.store(key, entry)
+        index.store_all(entries)
         if len(index) > self._max_runs:
             index.evict_to(self._max_runs)
 
@@ -175,7 +175,12 @@ class Checker:
             kept = (block, *block.add(transcript.terminal.text.encode("utf-8", "surrogatepass")))
             if block.full:
                 self.seal()
-        keys = {transcript.run_id, _request_text(transcript, "runId")} - {None}
+        run_id = transcript.run_id
+        keys: Iterable[str | None]
+        if transcript.request is None:  # a recording file's runs: no request body
+            keys = () if run_id is None else (run_id,)
+        else:
+            keys = {run_id, _request_text(transcript, "runId")} - {None}
         # Thread and parent ids are shared (interned): a thread's runs name the same
         # thread, and a continuation names its parent. Keys are not: each is one run's
         # own, and 20,000 more interned strings would double the interpreter's table of
@@ -183,12 +188,12 @@ class Checker:
         thread = _shared(transcript.thread_id)
         parent = _shared(transcript.parent_run_id)
         tool_calls = tuple(ids) if ids else _NO_TOOL_CALLS
+        index = self._index
         for key in keys:
             assert key is not None
-            entry = RunEntry(key, thread, parent, transcript.outcome, tool_calls, kept)
-            self._index.store(key, entry)
-        if len(self._index) > self._max_runs:
-            self._index.evict_to(self._max_runs)
+            index.store(key, RunEntry(key, thread, parent, transcript.outcome, tool_calls, kept))
+        if len(index) > self._max_runs:
+            index.evict_to(self._max_runs)
 
     def seal(self) -> None:
         """Compress the paused runs' terminals gathered so far (before sending them)."""
@@ -213,41 +218,40 @@ class Checker:
 
     def _interrupt_problems(self, transcript: RunTranscript, own: set[str]) -> list[Problem]:
         terminal = transcript.terminal
-        if terminal is None or terminal.type != "RUN_FINISHED":
+        if terminal is None:
             return []
-        where = terminal.location
-        run = transcript.run_id or "?"
         data = terminal.data
+        if data.get("type") != "RUN_FINISHED":
+            return []
         outcome = data.get("outcome")
-        problems: list[Problem] = []
-        if isinstance(outcome, dict) and outcome.get("type") == "interrupt":
-            raw = outcome.get("interrupts")
-            if not isinstance(raw, list) or not raw:
-                problems.append(
-                    finding(
-                        "empty-interrupts",
-                        f"run {run} pauses with an interrupt outcome but lists no interrupts",
-                        where,
-                    )
-                )
-                return problems
-            problems.extend(self._descriptor_problems(transcript, own, raw, where))
-            return problems
-        carried = outcome.get("interrupts") if isinstance(outcome, dict) else None
-        if not carried:
+        if isinstance(outcome, dict):
+            if outcome.get("type") == "interrupt":
+                raw = outcome.get("interrupts")
+                if not isinstance(raw, list) or not raw:
+                    return [
+                        finding(
+                            "empty-interrupts",
+                            f"run {transcript.run_id or '?'} pauses with an interrupt outcome"
+                            " but lists no interrupts",
+                            terminal.location,
+                        )
+                    ]
+                return self._descriptor_problems(transcript, own, raw, terminal.location)
+            carried = outcome.get("interrupts") or data.get("interrupts")
+        else:
             carried = data.get("interrupts")
-        if carried:
-            kind = outcome.get("type") if isinstance(outcome, dict) else None
-            said = f"a {kind!r} outcome" if kind else "no outcome (success)"
-            problems.append(
-                finding(
-                    "success-with-interrupts",
-                    f"run {run} finishes with {said} but carries interrupts; use"
-                    ' `outcome: {"type": "interrupt", ...}` to pause',
-                    where,
-                )
+        if not carried:
+            return []
+        kind = outcome.get("type") if isinstance(outcome, dict) else None
+        said = f"a {kind!r} outcome" if kind else "no outcome (success)"
+        return [
+            finding(
+                "success-with-interrupts",
+                f"run {transcript.run_id or '?'} finishes with {said} but carries interrupts;"
+                ' use `outcome: {"type": "interrupt", ...}` to pause',
+                terminal.location,
             )
-        return problems
+        ]
 
     def _descriptor_problems(
         self, transcript: RunTranscript, own: set[str], raw: list[Any], where: Location
@@ -255,30 +259,37 @@ class Checker:
         problems: list[Problem] = []
         seen: set[str] = set()
         known: set[str] | None = None
-        run_ids = {transcript.run_id, _request_text(transcript, "runId")} - {None}
         for position, descriptor in enumerate(raw):
-            label = f"interrupt {position}"
             if not isinstance(descriptor, dict):
-                problems.append(finding("interrupt-missing-id", f"{label} is not an object", where))
-                continue
-            interrupt_id = descriptor.get("id")
-            if not non_empty(interrupt_id):
                 problems.append(
-                    finding("interrupt-missing-id", f"{label} has no string `id`", where)
+                    finding("interrupt-missing-id", f"interrupt {position} is not an object", where)
+                )
+                continue
+            # Findings name the descriptor by its id, else by its position; most
+            # descriptors have none, so the label is worded only for a finding.
+            interrupt_id = descriptor.get("id")
+            if not isinstance(interrupt_id, str) or not interrupt_id:
+                named = False
+                problems.append(
+                    finding(
+                        "interrupt-missing-id", f"interrupt {position} has no string `id`", where
+                    )
                 )
             else:
-                label = f"interrupt {interrupt_id!r}"
+                named = True
                 if interrupt_id in seen:
                     problems.append(
                         finding(
                             "duplicate-interrupt-id",
-                            f"{label} appears twice in one batch; answers could not tell"
-                            " them apart",
+                            f"interrupt {interrupt_id!r} appears twice in one batch; answers"
+                            " could not tell them apart",
                             where,
                         )
                     )
                 seen.add(interrupt_id)
-            if not non_empty(descriptor.get("reason")):
+            reason = descriptor.get("reason")
+            if not isinstance(reason, str) or not reason:
+                label = _label(position, interrupt_id, named)
                 problems.append(
                     finding("interrupt-missing-reason", f"{label} has no string `reason`", where)
                 )
@@ -287,6 +298,7 @@ class Checker:
                 if known is None:
                     known = self._known_tool_calls(transcript, own)
                 if call_id not in known:
+                    label = _label(position, interrupt_id, named)
                     problems.append(
                         finding(
                             "unknown-interrupt-tool-call",
@@ -298,6 +310,7 @@ class Checker:
             if "expiresAt" in descriptor:
                 expires_at = descriptor["expiresAt"]
                 if not isinstance(expires_at, str) or parse_expires_at(expires_at) is None:
+                    label = _label(position, interrupt_id, named)
                     problems.append(
                         finding(
                             "invalid-expires-at",
@@ -308,18 +321,26 @@ class Checker:
             metadata = descriptor.get("metadata")
             if isinstance(metadata, dict) and BINDING_KEY in metadata:
                 binding = metadata[BINDING_KEY]
-                for reason in binding_problems(descriptor, binding):
-                    problems.append(finding("invalid-binding", f"{label}: binding {reason}", where))
-                bound_run = binding.get("interruptedRunId") if isinstance(binding, dict) else None
-                if non_empty(bound_run) and run_ids and bound_run not in run_ids:
-                    problems.append(
-                        finding(
-                            "binding-run-mismatch",
-                            f"{label}: binding interruptedRunId {bound_run!r} is not this run"
-                            f" ({' / '.join(sorted(str(r) for r in run_ids))})",
-                            where,
+                reasons = binding_problems(descriptor, binding)
+                if reasons:
+                    label = _label(position, interrupt_id, named)
+                    for reason in reasons:
+                        problems.append(
+                            finding("invalid-binding", f"{label}: binding {reason}", where)
                         )
-                    )
+                bound_run = binding.get("interruptedRunId") if isinstance(binding, dict) else None
+                if non_empty(bound_run):
+                    run_ids = {transcript.run_id, _request_text(transcript, "runId")} - {None}
+                    if run_ids and bound_run not in run_ids:
+                        label = _label(position, interrupt_id, named)
+                        problems.append(
+                            finding(
+                                "binding-run-mismatch",
+                                f"{label}: binding interruptedRunId {bound_run!r} is not this"
+                                f" run ({' / '.join(sorted(str(r) for r in run_ids))})",
+                                where,
+                            )
+                        )
         return problems
 
     def _resume_problems(self, transcript: RunTranscript) -> list[Problem]:
@@ -394,6 +415,11 @@ class Checker:
         )
         problems.extend(_resume_finding(run, parent_id, error, where) for error in errors)
         return problems
+
+
+def _label(position: int, interrupt_id: Any, named: bool) -> str:
+    """How findings name a descriptor: by its id when it has one, else by position."""
+    return f"interrupt {interrupt_id!r}" if named else f"interrupt {position}"
 
 
 def _request_text(transcript: RunTranscript, key: str) -> str | None:

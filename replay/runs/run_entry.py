@@ -88,7 +88,7 @@ def _received(
 
 def own_tool_calls(transcript: RunTranscript) -> set[str]:
     """Tool-call ids of a run's own tool calls, streamed or in its snapshot."""
-    ids = {call.id for call in transcript.tool_calls}
+    ids = set(transcript.streams.tool_call_ids)
     if transcript.snapshot:
         ids |= message_tool_calls(transcript.snapshot)
     return ids

@@ -11,6 +11,7 @@ each time `REBUILD_AFTER` keys have left it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeVar
 
 V = TypeVar("V")
@@ -39,6 +40,14 @@ class RunIndex(dict[str, V]):
             dict.__delitem__(self, key)
             self._left()
         self[key] = value
+
+    def store_all(self, items: Iterable[tuple[str, V]]) -> None:
+        """`store` each of `items`, in order (one call for a whole adopted stretch)."""
+        for key, value in items:
+            if key in self:
+                dict.__delitem__(self, key)
+                self._left()
+            dict.__setitem__(self, key, value)
 
     def move_to_end(self, key: str) -> None:
         """Make `key` the most recently used (it must be present)."""

@@ -25,6 +25,9 @@ class Stream:
     parts: list[str] = field(default_factory=list)
     ended: bool = False
     result: str | None = None
+    start: bytes | None = None
+    """The start event's text when it came folded in a stretch (`opened_later`): `name`
+    and `parent` are read from it only when someone asks (`identity`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +111,20 @@ def opened(family: Family, data: dict[str, Any], location: Location) -> Stream:
         location,
         text_value(data.get("parentMessageId")) if family is TOOL else None,
     )
+
+
+def opened_later(start: bytes, location: Location) -> Stream:
+    """The stream a start event opens, its text read only if its name or parent is
+    (`identity`): the checks never read them, and parsing the event is most of the
+    cost of folding a stretch of a large file."""
+    return Stream("", location, start=start)
+
+
+def identity(family: Family, stream: Stream) -> tuple[str, str | None]:
+    """The stream's name and parent, as `opened` reads them from its start event."""
+    if stream.start is None:
+        return stream.name, stream.parent
+    from pydantic_core import from_json  # stretches come from pieces, which load it
+
+    read = opened(family, from_json(stream.start), stream.location)
+    return read.name, read.parent

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from replay.runs.streams import TEXT, TOOL, Stream, fold_stream, opened, text_value
+from replay.runs.streams import (
+    TEXT,
+    TOOL,
+    Stream,
+    fold_stream,
+    identity,
+    opened_later,
+    text_value,
+)
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent
 from replay.wire.legacy import LEGACY_EVENT_NAMES, legacy_name
@@ -64,6 +72,70 @@ class ToolCall:
     result: str | None = None
 
 
+class RunStreams:
+    """A finished run's text messages and tool calls, assembled when first read.
+
+    The checks read only the tool calls' ids: joining the texts and reading the start
+    events of stretches folded whole (`replay.runs.streams.opened_later`) waits for a
+    reader that shows them (the timeline, the page, `agui resume`). Equal when the
+    assembled messages and tool calls are.
+    """
+
+    __slots__ = ("_calls", "_messages", "_open")
+
+    def __init__(self, messages: dict[str, Stream], tool_calls: dict[str, Stream]) -> None:
+        self._open: tuple[dict[str, Stream], dict[str, Stream]] | None = (messages, tool_calls)
+        self._messages: tuple[TextMessage, ...] = ()
+        self._calls: tuple[ToolCall, ...] = ()
+
+    @property
+    def messages(self) -> tuple[TextMessage, ...]:
+        self._assemble()
+        return self._messages
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        self._assemble()
+        return self._calls
+
+    @property
+    def tool_call_ids(self) -> list[str]:
+        """The tool calls' ids, in order (without assembling them)."""
+        if self._open is not None:
+            return list(self._open[1])
+        return [call.id for call in self._calls]
+
+    def _assemble(self) -> None:
+        if self._open is None:
+            return
+        messages, calls = self._open
+        self._messages = tuple(
+            TextMessage(message_id, identity(TEXT, m)[0], "".join(m.parts), m.location, m.ended)
+            for message_id, m in messages.items()
+        )
+        self._calls = tuple(ToolCall(call_id, *_call_parts(c)) for call_id, c in calls.items())
+        self._open = None
+
+    def _key(self) -> tuple[tuple[TextMessage, ...], tuple[ToolCall, ...]]:
+        return self.messages, self.tool_calls
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RunStreams):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"RunStreams(messages={self.messages!r}, tool_calls={self.tool_calls!r})"
+
+
+def _call_parts(call: Stream) -> tuple[str, str, Location, bool, str | None, str | None]:
+    name, parent = identity(TOOL, call)
+    return name, "".join(call.parts), call.location, call.ended, parent, call.result
+
+
 @dataclass(frozen=True, slots=True)
 class RunTranscript:
     """Everything agui knows about one run once its events are read."""
@@ -85,13 +157,23 @@ class RunTranscript:
     """The raw descriptors of an interrupt outcome, in batch order."""
     request: dict[str, Any] | None
     """The `RunAgentInput` body posted for this run, when the recording has it."""
-    messages: tuple[TextMessage, ...]
-    tool_calls: tuple[ToolCall, ...]
+    streams: RunStreams
+    """Its text messages and tool calls (`messages`, `tool_calls`)."""
     snapshot: tuple[dict[str, Any], ...] | None
     """The messages of the last `MESSAGES_SNAPSHOT`, raw."""
     state: Any | None
     legacy_events: tuple[RecordedEvent, ...]
     event_count: int
+
+    @property
+    def messages(self) -> tuple[TextMessage, ...]:
+        """The run's text messages, in the order they started."""
+        return self.streams.messages
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The run's streamed tool calls, in the order they started."""
+        return self.streams.tool_calls
 
     @property
     def resume(self) -> tuple[dict[str, Any], ...]:
@@ -161,12 +243,20 @@ class TranscriptBuilder:
 
     def add(self, item: RecordedEvent | EndOfStream | Problem) -> list[RunTranscript | Problem]:
         """Take one pipeline item; return finished runs and findings it produced."""
+        if type(item) is not RecordedEvent:
+            if isinstance(item, Problem):
+                return [item]
+            if isinstance(item, EndOfStream):
+                return []
+        data = item.data
+        kind = data.get("type")
+        if type(kind) is not str:
+            kind = kind if isinstance(kind, str) else ""
         run = self._run
-        if run is not None and run.started and self._held is None and type(item) is RecordedEvent:
+        held = self._held
+        if run is not None and held is None and run.started and type(item) is RecordedEvent:
             # The bulk of a stream: a delta for an open message or tool call of the open
             # run. This is exactly what the general path below does for it.
-            data = item.data
-            kind = data.get("type")
             entry = None
             if kind == "TEXT_MESSAGE_CONTENT":
                 key = data.get("messageId")
@@ -183,45 +273,48 @@ class TranscriptBuilder:
                 if isinstance(delta, str):
                     entry.parts.append(delta)
                 return []
-        if isinstance(item, Problem):
-            return [item]
-        if isinstance(item, EndOfStream):
-            return []
         self._last_location = item.location
-        kind = item.type
-        if self._run is None and self._held is not None:
-            if legacy_name(item.data) is not None:
-                # Legacy CUSTOM events follow the legacy RUN_FINISHED: they belong to it.
-                self._held.legacy.append(item)
-                return []
-            if kind in TERMINAL_TYPES and self._same_run(self._held, item):
-                return [
-                    Problem(
-                        "duplicate-terminal",
-                        Severity.ERROR,
-                        f"a second {kind} for run {self._held.run_id}",
-                        item.location,
-                    )
-                ]
-        out = self._release()
-        if kind == "RUN_STARTED" and self._run is not None and self._run.started:
+        out: list[RunTranscript | Problem]
+        if held is not None:
+            if run is None:
+                legacy = kind == "CUSTOM" or kind in LEGACY_EVENT_NAMES
+                if legacy and legacy_name(data) is not None:
+                    # Legacy CUSTOM events follow the legacy RUN_FINISHED: they belong to it.
+                    held.legacy.append(item)
+                    return []
+                if kind in TERMINAL_TYPES and self._same_run(held, item):
+                    return [
+                        Problem(
+                            "duplicate-terminal",
+                            Severity.ERROR,
+                            f"a second {kind} for run {held.run_id}",
+                            item.location,
+                        )
+                    ]
+            out = self._release()
+        else:
+            out = []
+        if run is not None and kind == "RUN_STARTED" and run.started:
             out.append(
                 Problem(
                     "run-not-finished",
                     Severity.ERROR,
-                    f"run {self._run.run_id or '?'} has no RUN_FINISHED or RUN_ERROR before the"
+                    f"run {run.run_id or '?'} has no RUN_FINISHED or RUN_ERROR before the"
                     " next RUN_STARTED",
                     item.location,
                 )
             )
             out.extend(self._close_run())
-        if self._run is None:
-            self._run = _OpenRun(self._source, item.location, self._request)
+            run = None
+        if run is None:
+            run = self._run = _OpenRun(self._source, item.location, self._request)
             self._request = None
-            self._apply_request(self._run)
-        run = self._run
+            if run.request is not None:
+                self._apply_request(run)
         run.event_count += 1
-        out.extend(self._fold(run, item, kind))
+        problems = self._fold(run, item, kind)
+        if problems:
+            out.extend(problems)
         if run.terminal is not None:
             self._run = None
             self._held = run
@@ -237,13 +330,12 @@ class TranscriptBuilder:
         run = self._run
         if run is None or not run.started or self._held is not None:
             return False
-        family = TEXT if deltas.kind == "TEXT_MESSAGE_CONTENT" else TOOL
-        streams = run.messages if family is TEXT else run.tool_calls
+        streams = run.messages if deltas.kind == "TEXT_MESSAGE_CONTENT" else run.tool_calls
         entry = streams.get(deltas.stream_id)
         if deltas.opened:
             if entry is not None:
                 return False  # a second start: `add` reports it
-            entry = opened(family, deltas.start_data(), deltas.start)
+            entry = opened_later(deltas.frames.text(deltas.first), deltas.start)
             streams[deltas.stream_id] = entry
         elif entry is None or entry.ended:
             return False
@@ -430,14 +522,7 @@ def _freeze(run: _OpenRun, index: int) -> RunTranscript:
         outcome=outcome,
         interrupts=interrupts,
         request=run.request,
-        messages=tuple(
-            TextMessage(message_id, m.name, "".join(m.parts), m.location, m.ended)
-            for message_id, m in run.messages.items()
-        ),
-        tool_calls=tuple(
-            ToolCall(call_id, c.name, "".join(c.parts), c.location, c.ended, c.parent, c.result)
-            for call_id, c in run.tool_calls.items()
-        ),
+        streams=RunStreams(run.messages, run.tool_calls),
         snapshot=run.snapshot,
         state=run.state,
         legacy_events=tuple(run.legacy),

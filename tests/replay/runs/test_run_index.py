@@ -18,7 +18,7 @@ from replay.runs.run_index import RunIndex
 
 KEYS = st.sampled_from([f"run-{n}" for n in range(12)])
 OPS = st.lists(
-    st.tuples(st.sampled_from(["store", "touch", "evict"]), KEYS, st.integers(0, 12)),
+    st.tuples(st.sampled_from(["store", "store_all", "touch", "evict"]), KEYS, st.integers(0, 12)),
     max_size=200,
 )
 
@@ -37,6 +37,12 @@ def test_the_dict_index_keeps_the_order_of_an_ordered_dict(
                 index.store(key, step)
                 twin[key] = step
                 twin.move_to_end(key)
+            elif op == "store_all":  # an adopted stretch: several runs (maybe one twice)
+                keys = [key, *(f"run-{(number + k) % 12}" for k in range(number % 4))]
+                index.store_all((name, step) for name in keys)
+                for name in keys:
+                    twin[name] = step
+                    twin.move_to_end(name)
             elif op == "touch" and key in twin:  # a look-up that finds the run
                 assert index.get(key) == twin[key]
                 index.move_to_end(key)
