@@ -30,6 +30,7 @@ from replay.large.pieces import (
     PieceFrames,
     PieceSummary,
     apply_summary,
+    leading_output,
     piece_bounds,
     summarize,
 )
@@ -90,17 +91,24 @@ def _decode_pieces(
     last = len(bounds) - 2
     for found in _summaries(source, fd, bounds, helper, fold_deltas):
         number, piece, summary = found.number, found.piece, found.summary
-        settlement = found.settlement
         end = bounds[number + 1]
         frames = found.frames
         if frames is None and piece is not None and summary is not None:
-            frames = summary.frames(piece)  # None: not this piece's summary after all
+            if found.settlement is not None:
+                # The settled frames' output is made from the piece's bytes, unsplit;
+                # only the rest of the piece is split (None: not its settlement).
+                parts = _settled_parts(source, piece, summary, found.settlement, position)
+                if parts is not None:
+                    settled, frames, rest, at = parts
+                    yield settled
+                    yield from apply_summary(source, frames, rest, at)
+            if frames is None:
+                frames = summary.frames(piece)  # None: not this piece's summary after all
+                if frames is not None:
+                    yield from apply_summary(source, frames, summary, position)
+        elif frames is not None and summary is not None:
+            yield from apply_summary(source, frames, summary, position)
         if frames is not None and summary is not None:
-            start = 0
-            if settlement is not None and 0 < settlement.frames <= summary.count:
-                yield _settled(source, frames, summary, settlement, position)
-                start = settlement.frames
-            yield from apply_summary(source, frames, summary, position, start)
             position = Position(
                 end,
                 position.line + 2 * summary.count,
@@ -110,7 +118,7 @@ def _decode_pieces(
             if number == last:  # a file still being written: read on to its real end
                 yield from _decode_rest(source, fd, position, bare_noticed)
             # Let this piece go before the next one is read (or summarised) here.
-            del found, piece, frames, summary, settlement
+            del found, piece, frames, summary
             continue
         # Not all one-line frames, or not all valid: the ordinary decoder, from where the
         # previous piece left it (a clean state: every piece but the last ends a blank line).
@@ -142,25 +150,49 @@ def _decode_rest(
     )
 
 
-def _settled(
+def _settled_parts(
     source: str,
-    frames: PieceFrames,
+    piece: bytes,
     summary: PieceSummary,
     settlement: Settlement,
     position: Position,
-) -> Settled:
-    """The reader's view of a helper's settlement: findings located in the file."""
-    stop = settlement.frames
-    return Settled(
-        frames.lines(0, stop),
-        tuple(
-            (_rebased(problem, position), frames.line(at)) for problem, at in settlement.findings
-        ),
+) -> tuple[Settled, PieceFrames, PieceSummary, Position] | None:
+    """The reader's view of a helper's settlement (findings located in the file), and
+    the rest of the piece: its frames, its summary and where it starts, as a piece of
+    its own. None when the settlement does not fit the piece (a cheap guard against
+    mix-ups, like `PieceSummary.frames`)."""
+    stop, end = settlement.frames, settlement.end
+    if not 0 < stop < summary.count:
+        return None
+    rest = summary.rest(stop)
+    frames = rest.frames(piece[end:]) if rest is not None and end < len(piece) else None
+    lines = leading_output(piece, stop, end) if frames is not None else None
+    if rest is None or frames is None or lines is None:
+        return None
+    if any(not 0 <= at <= len(lines) for _, at in settlement.findings):
+        return None
+    settled = Settled(
+        lines,
+        tuple((_rebased(problem, position), at) for problem, at in settlement.findings),
         settlement.entries,
         settlement.misses,
         settlement.runs,
-        partial(apply_summary, source, frames, summary, position, 0, stop),
+        partial(_settled_items, source, piece, summary, position, stop),
     )
+    at = Position(
+        position.offset + end,
+        position.line + 2 * stop,
+        position.index + stop,
+        position.last_id,
+    )
+    return settled, frames, rest, at
+
+
+def _settled_items(
+    source: str, piece: bytes, summary: PieceSummary, position: Position, stop: int
+) -> Iterator[Item]:
+    """The pipeline items of a settled stretch, for a reader that cannot adopt it."""
+    return apply_summary(source, PieceFrames(piece, with_out=True), summary, position, 0, stop)
 
 
 def _rebased(problem: Problem, position: Position) -> Problem:

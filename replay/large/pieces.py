@@ -101,6 +101,41 @@ class PieceSummary:
         frames = PieceFrames(piece, with_out=True)
         return frames if frames.count == count else None
 
+    def rest(self, start: int) -> PieceSummary | None:
+        """The summary of frames `[start, count)`, as a piece of their own (frame
+        numbers from there), or None when a stretch straddles `start`. The parsed events
+        are not kept: the rest's are parsed again."""
+        if any(first < start < first + length for first, length, *_ in self.runs):
+            return None
+        return PieceSummary(
+            self.count - start,
+            self.compact,
+            tuple(
+                (first - start, length, kind, stream_id, delta, opened, closed)
+                for first, length, kind, stream_id, delta, opened, closed in self.runs
+                if first >= start
+            ),
+            tuple(at - start for at in self.irregular if at >= start),
+            None,
+        )
+
+
+def leading_output(piece: bytes, count: int, end: int) -> bytes | None:
+    """The output of a piece's first `count` frames, which end `end` bytes into it:
+    their texts, each followed by a LF, made from the bytes without locating each frame
+    (`PieceFrames` does). None when those bytes do not hold `count` frames."""
+    if not (0 < end <= len(piece) and piece.endswith(b"\n\n", 0, end)):
+        return None
+    if not (
+        piece.startswith(b"data: ") and (end == len(piece) or piece.startswith(b"data: ", end))
+    ):
+        return None
+    texts = piece[6 : end - 2].split(_SEPARATOR)
+    if len(texts) != count:
+        return None
+    texts.append(b"")  # the last line's LF
+    return b"\n".join(texts)
+
 
 def piece_bounds(read_at: ReadAt, size: int, piece_size: int = PIECE_SIZE) -> list[int]:
     """Cut points, from 0 to `size`, each after a `\\n\\n` at or past a multiple of

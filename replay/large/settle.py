@@ -42,8 +42,12 @@ class Settlement:
     """
 
     frames: int
+    end: int
+    """Bytes of the piece in those frames: the reader makes their output from the
+    piece's bytes up to there (`data: X\\n\\n` frames become `X\\n` lines) and need
+    not split them into frames."""
     findings: tuple[tuple[Problem, int], ...]
-    """Findings in order, each with the number of frames written before it."""
+    """Findings in order, each with the length of that output written before it."""
     entries: tuple[tuple[str, RunEntry], ...]
     misses: frozenset[str]
     runs: int
@@ -179,9 +183,11 @@ def settle(
         return None
     settled, findings, stored, missed, runs = checkpoint
     checker.seal()  # its paused runs' terminals travel compressed
+    line = frames.line
     return Settlement(
         settled,
-        tuple(counter.findings[:findings]),
+        frames.offset(settled),
+        tuple((problem, line(at)) for problem, at in counter.findings[:findings]),
         tuple(index.stored[:stored]),
         frozenset(index.missed[:missed]),
         runs,

@@ -30,12 +30,19 @@ import replay.large.work_sharing
 from cli.app import app
 from replay.large.delta_templates import DeltaTemplates
 from replay.large.piece_reader import decode_file
-from replay.large.pieces import PieceFrames, piece_bounds, summarize
+from replay.large.pieces import (
+    PieceFrames,
+    apply_summary,
+    leading_output,
+    piece_bounds,
+    summarize,
+)
 from replay.large.work_sharing import Helper
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import EndOfStream, RecordedEvent, decode_events
 from replay.wire.problems import Problem
 from replay.wire.sse import decode_chunks
+from replay.wire.stream_position import Position
 
 NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
 LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "legacy"
@@ -507,3 +514,53 @@ def test_the_walk_locates_the_frames_it_steps_on() -> None:
     assert located is not None
     assert located.out == plain.out
     assert summary.frames(body + body) is None  # not this piece's summary
+
+
+ONE_LINE_TEXTS = [frame[6:-2] for frame in FRAMES] + [b"[DONE]", b'{"type":"NOT_A_TYPE"}']
+"""Frame texts a piece may be summarised with (stretches, irregular frames)."""
+
+
+@given(
+    texts=st.lists(FRAME_TEXT, min_size=2, max_size=30),
+    stop=st.integers(min_value=1, max_value=29),
+    end_shift=st.integers(min_value=-9, max_value=9),
+)
+def test_a_settled_stretchs_output_is_what_splitting_gives(
+    texts: list[bytes], stop: int, end_shift: int
+) -> None:
+    # The fast twin makes the first frames' output from the piece's bytes up to where
+    # they end (`leading_output`); the plain one splits the whole piece.
+    stop = min(stop, len(texts) - 1)
+    piece = b"".join(b"data: " + text + b"\n\n" for text in texts)
+    plain = PieceFrames(piece)
+    end = plain.offset(stop)
+    assert leading_output(piece, stop, end) == plain.lines(0, stop)
+    assert leading_output(piece, stop, len(piece)) is None  # not `stop` frames
+    if end_shift:  # not where a frame ends
+        assert leading_output(piece, stop, end + end_shift) is None
+
+
+@given(
+    texts=st.lists(st.sampled_from(ONE_LINE_TEXTS), min_size=2, max_size=30),
+    stop=st.integers(min_value=1, max_value=29),
+)
+def test_the_rest_of_a_piece_applies_as_the_whole_piece_does_from_there(
+    texts: list[bytes], stop: int
+) -> None:
+    # The fast twin applies frames `[stop, count)` as a piece of their own (the rest of
+    # a settled piece); the plain one applies the whole piece from `stop`.
+    stop = min(stop, len(texts) - 1)
+    piece = b"".join(b"data: " + text + b"\n\n" for text in texts)
+    summary = summarize(piece)
+    if summary is None:
+        return
+    rest = summary.rest(stop)
+    if rest is None:  # a stretch straddles `stop`
+        assert any(first < stop < first + count for first, count, *_ in summary.runs)
+        return
+    start = PieceFrames(piece).offset(stop)
+    frames = rest.frames(piece[start:])
+    assert frames is not None
+    plain = list(apply_summary("s", PieceFrames(piece), summary, Position(7, 3, 2), stop))
+    at = Position(7 + start, 3 + 2 * stop, 2 + stop)
+    assert _expanded(list(apply_summary("s", frames, rest, at))) == _expanded(plain)
