@@ -145,6 +145,7 @@ def run_replay(
 
         # The page needs every run's transcript, which folded reading does not build.
         per_event = pacer is not None or timeline is not None or options.html is not None
+        writes_lines = batch_lines  # (else `line` ignores what it is given)
 
         def source(self, exchange: Exchange) -> None:
             if timeline is not None:

@@ -35,7 +35,10 @@ class CheckView(Protocol):
     """What a caller does with the job's results, each called in reading order."""
 
     per_event: bool
-    """The view looks at every event (`event`); else events may come folded (`line`)."""
+    """The view looks at every event (`event`); else events may come folded (`line`).
+    A view whose `line` ignores what it is given may also say `writes_lines = False`:
+    a large file's settled stretches then come without their output (`bytes` left
+    empty), which need not be made."""
 
     def source(self, exchange: Exchange) -> None:
         """An exchange (a recording, or one request/response of a HAR) begins."""
@@ -159,6 +162,7 @@ def check_recordings(
                         transform,
                         fold_deltas=folded,
                         pieces=pieces,
+                        lines=getattr(view, "writes_lines", True),
                     )
                 )
                 # The checker only needs to know whether anything, and any event, was read.

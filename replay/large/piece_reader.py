@@ -62,10 +62,14 @@ class Summarised:
     """Its frames, when already split here."""
 
 
-def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterator[Item | Settled]:
+def decode_file(
+    source: str, path: str, *, fold_deltas: bool = False, lines: bool = True
+) -> Iterator[Item | Settled]:
     """The pipeline items of a recording file, exactly as its decoded stream gives them.
 
-    `fold_deltas`: stretches of deltas may come as one `replay.large.pieces.DeltaRun` each.
+    `fold_deltas`: stretches of deltas may come as one `replay.large.pieces.DeltaRun` each,
+    and stretches the helper settled as one `Settled` each, with their output lines only
+    when `lines` (else empty: the caller writes none).
     """
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -75,7 +79,7 @@ def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterato
         if size >= HELPER_MIN_SIZE:
             helper = Helper.start(_helper_work(source, fd, bounds, fold_deltas))
         try:
-            yield from _decode_pieces(source, fd, bounds, helper, fold_deltas)
+            yield from _decode_pieces(source, fd, bounds, helper, fold_deltas, lines)
         finally:
             if helper is not None:
                 helper.stop()
@@ -84,7 +88,12 @@ def decode_file(source: str, path: str, *, fold_deltas: bool = False) -> Iterato
 
 
 def _decode_pieces(
-    source: str, fd: int, bounds: list[int], helper: Helper | None, fold_deltas: bool
+    source: str,
+    fd: int,
+    bounds: list[int],
+    helper: Helper | None,
+    fold_deltas: bool,
+    lines: bool,
 ) -> Iterator[Item | Settled]:
     position = Position()
     bare_noticed = [False]
@@ -97,7 +106,7 @@ def _decode_pieces(
             if found.settlement is not None:
                 # The settled frames' output is made from the piece's bytes, unsplit;
                 # only the rest of the piece is split (None: not its settlement).
-                parts = _settled_parts(source, piece, summary, found.settlement, position)
+                parts = _settled_parts(source, piece, summary, found.settlement, position, lines)
                 if parts is not None:
                     settled, frames, rest, at = parts
                     yield settled
@@ -156,20 +165,24 @@ def _settled_parts(
     summary: PieceSummary,
     settlement: Settlement,
     position: Position,
+    with_lines: bool,
 ) -> tuple[Settled, PieceFrames, PieceSummary, Position] | None:
-    """The reader's view of a helper's settlement (findings located in the file), and
-    the rest of the piece: its frames, its summary and where it starts, as a piece of
-    its own. None when the settlement does not fit the piece (a cheap guard against
-    mix-ups, like `PieceSummary.frames`)."""
+    """The reader's view of a helper's settlement (findings located in the file; its
+    output only `with_lines`), and the rest of the piece: its frames, its summary and
+    where it starts, as a piece of its own. None when the settlement does not fit the
+    piece (a cheap guard against mix-ups, like `PieceSummary.frames`; without the
+    output, only the rest is checked)."""
     stop, end = settlement.frames, settlement.end
     if not 0 < stop < summary.count:
         return None
     rest = summary.rest(stop)
     frames = rest.frames(piece[end:]) if rest is not None and end < len(piece) else None
-    lines = leading_output(piece, stop, end) if frames is not None else None
-    if rest is None or frames is None or lines is None:
+    if rest is None or frames is None or not piece.endswith(b"\n\n", 0, end):
         return None
-    if any(not 0 <= at <= len(lines) for _, at in settlement.findings):
+    lines = leading_output(piece, stop, end) if with_lines else b""
+    if lines is None:
+        return None
+    if with_lines and any(not 0 <= at <= len(lines) for _, at in settlement.findings):
         return None
     settled = Settled(
         lines,

@@ -40,6 +40,7 @@ def read_events(
     *,
     fold_deltas: bool = False,
     pieces: bool | None = None,
+    lines: bool = True,
 ) -> Iterator[Any]:
     """The pipeline items of one stream, in stream order.
 
@@ -49,12 +50,14 @@ def read_events(
     caller already asked. With `fold_deltas` (for a consumer that folds and checks only,
     through `replay.large.settle.feed`), a stretch of one text message's or tool call's
     events may come as one `replay.wire.delta_run.DeltaRun`, and a stretch of runs the
-    helper already folded and checked as one `replay.large.settle.Settled`.
+    helper already folded and checked as one `replay.large.settle.Settled` (without
+    its output lines unless `lines`: a consumer that writes none need not have them
+    made).
     """
     if pieces is None:
         pieces = in_pieces(messages, transform)
     if pieces and isinstance(messages, SseStream) and messages.path is not None:
         from replay.large.piece_reader import decode_file
 
-        return decode_file(source, messages.path, fold_deltas=fold_deltas)
+        return decode_file(source, messages.path, fold_deltas=fold_deltas, lines=lines)
     return decode_events(source, messages, transform)

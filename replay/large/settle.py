@@ -62,10 +62,11 @@ class Settled:
     """
 
     lines: bytes
-    """The stretch's output: each event's text and a LF (UTF-8)."""
+    """The stretch's output: each event's text and a LF (UTF-8); empty when it was not
+    made (`replay.large.read.read_events`' `lines`: nothing writes it)."""
     findings: tuple[tuple[Problem, int], ...]
     """What the loop reported, in order, each with the length of `lines` written
-    before it."""
+    before it (when `lines` was made)."""
     entries: tuple[tuple[str, RunEntry], ...]
     """What the checker remembered, in order, under which run ids."""
     misses: frozenset[str]
@@ -98,7 +99,7 @@ def adopt(loop: CheckLoop, stretch: Settled) -> None:
         lines = stretch.lines
         written = 0
         for problem, at in stretch.findings:
-            if at > written:
+            if at > written and lines:
                 sink.line(lines[written:at])
                 written = at
             sink.problem(problem)
