@@ -165,11 +165,17 @@ def run_replay(
                 write(compact_json(item.data) + "\n")
 
         def line(self, item: RecordedEvent | DeltaRun | bytes) -> None:
-            if batch_lines:
-                pending_lines.append(item)
-                # A settled stretch's lines are most of a piece: written at once.
-                if type(item) is bytes or len(pending_lines) >= 1024:
-                    flush_lines()
+            if not batch_lines:
+                return
+            if type(item) is bytes:
+                # A settled stretch's lines are most of a piece: written as they are,
+                # after what is pending, not copied into one batch with it.
+                flush_lines()
+                write_utf8(item)
+                return
+            pending_lines.append(item)
+            if len(pending_lines) >= 1024:
+                flush_lines()
 
         def run(self, run: RunTranscript) -> None:
             if timeline is not None:
