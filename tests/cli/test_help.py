@@ -98,6 +98,22 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
             ["translate", "--format", "xml", "x.sse"],
             "agui translate: invalid value for --format: 'xml' is not one of 'text', 'json'",
         ),
+        (
+            ["migrate", "--jobs", "many", "x.py"],
+            "agui migrate: invalid value for --jobs / -j: 'many' is not a whole number\n",
+        ),
+        (
+            ["migrate", "-j", "1.5", "x.py"],
+            "agui migrate: invalid value for --jobs / -j: '1.5' is not a whole number\n",
+        ),
+        (
+            ["resume", "--from", "run.sse", "--timeout", "abc", "--dry-run"],
+            "agui resume: invalid value for --timeout: 'abc' is not a number\n",
+        ),
+        (
+            ["resume", "--from", "run.sse", "--max-time", "", "--dry-run"],
+            "agui resume: invalid value for --max-time: '' is not a number\n",
+        ),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
