@@ -161,6 +161,11 @@ def _migrate(
     except ConfigError as error:
         raise fail(str(error), ExitCode.CANNOT_RUN) from None
     rules = frozenset(chosen if chosen is not None else Rule) - dropped
+    if not rules:
+        # `--select "$RULES"` with an empty variable would otherwise scan every file with
+        # no rule at all, and `--check` would pass without having checked anything.
+        known = ", ".join(rule.value for rule in Rule)
+        raise fail(f"no rule left to run: --select/--ignore leave none (known: {known})")
     settings = config.settings
     if false_as is not None:
         from dataclasses import replace

@@ -182,6 +182,25 @@ def test_usage_errors_are_one_line(sample: Path, args: list[str], message: str) 
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--check", "--select", "", "migrate"],
+        ["--check", "--select", " , ", "migrate"],
+        ["--check", "--select", "AG001", "--ignore", "AG001", "migrate"],
+    ],
+)
+def test_no_rule_left_is_refused_not_a_vacuous_pass(sample: Path, args: list[str]) -> None:
+    # an empty `--select "$RULES"` in CI used to scan every file with no rule and exit 0
+    result = migrate(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "agui: no rule left to run: --select/--ignore leave none"
+        " (known: AG001, AG002, AG003, AG004, AG005, AG006)\n"
+    )
+
+
 def test_bad_config_is_one_line(sample: Path) -> None:
     (sample / "pyproject.toml").write_text("[tool.agui.migrate]\nfalse-as = 'deny'\n")
     result = migrate("migrate")
