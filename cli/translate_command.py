@@ -87,6 +87,8 @@ def translate(
         from replay.interrupts.descriptors import load_tools
         from replay.wire.recording import STDIN, STDIN_LABEL
 
+        if output == "":
+            raise fail("--output: an empty file name: give a file path, or - for stdout")
         if in_place and output is not None:
             raise fail("--write and --output cannot be used together")
         if check and (in_place or output is not None):
