@@ -323,7 +323,10 @@ def replay(
     ),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     json_events: bool = typer.Option(
-        False, "--json", help="The events, normalised, as JSON lines (NDJSON) on stdout."
+        False,
+        "--json",
+        help="The events as JSON lines (NDJSON) on stdout, compact, ids as recorded"
+        " (see --normalize).",
     ),
     report_format: ReportFormat | None = typer.Option(
         None,

@@ -208,3 +208,15 @@ def test_translate_json_is_a_hidden_alias_of_format_json() -> None:
     clash = runner.invoke(app, ["translate", "--json", "--format", "text", str(legacy)])
     assert clash.exit_code == 2
     assert clash.stderr == "agui: --json and --format text cannot be combined\n"
+
+
+def test_replay_json_help_does_not_promise_normalised_events() -> None:
+    # it said "The events, normalised, as JSON lines", yet ids and timestamps stay as
+    # recorded unless --normalize is given
+    recording = Path(__file__).resolve().parents[2] / "examples" / "transfer-approval.sse"
+    result = runner.invoke(app, ["replay", "--json", str(recording)])
+    first = json.loads(result.stdout.split("\n")[0])
+    assert first["runId"] == "run-1796035060821-bckiun"
+    help_text = _options("replay")["--json"].help or ""
+    assert "normalis" not in help_text
+    assert "--normalize" in help_text
