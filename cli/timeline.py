@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cli.stdout import PlainStdout
+from cli.visible_text import visible
 from replay.interrupts.descriptor_reader import (
     InterruptKind,
     approval_branches,
@@ -44,21 +45,6 @@ SEVERITY_STYLES = {
 INTERRUPT_COLUMNS = ("id", "kind", "reason", "message", "tool", "answered by")
 MAX_VALUE_WIDTH = 200
 """Long values (arguments, results) are cut in the timeline; `--json` has them whole."""
-
-
-CONTROL_ESCAPES = {
-    code: f"\\x{code:02x}"
-    for code in (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0))
-    if code != 0x0A  # line breaks are laid out by the timeline itself
-} | {code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
-"""Characters of recorded text that would act on the terminal rather than show (ESC starts
-a sequence that can clear the screen, set the title or the clipboard; C1 controls; bidi
-overrides that reorder what is shown), written as visible escapes, as findings show them."""
-
-
-def _visible(text: str) -> str:
-    """Recorded text made safe to put on a terminal: controls become `\\x1b`-style escapes."""
-    return text.translate(CONTROL_ESCAPES)
 
 
 def _short(value: str, limit: int = MAX_VALUE_WIDTH) -> str:
@@ -131,7 +117,7 @@ def interrupt_row(descriptor: dict[str, Any]) -> tuple[str, ...]:
         tool,
         answer_hint(descriptor),
     )
-    return tuple(_visible(cell) for cell in cells)
+    return tuple(visible(cell) for cell in cells)
 
 
 class Timeline:
@@ -163,7 +149,7 @@ class Timeline:
     def _line(self, text: str | Text, style: str = "") -> None:
         self._end_line()
         if isinstance(text, str):
-            text = _visible(text)
+            text = visible(text)
         if isinstance(self.console, PlainStdout):
             self.console.write(text if isinstance(text, str) else text.plain)
             return
@@ -176,7 +162,7 @@ class Timeline:
         self.console.print(text, soft_wrap=True, highlight=False, markup=False)
 
     def _write(self, text: str, style: str = "") -> None:
-        text = _visible(text)
+        text = visible(text)
         if isinstance(self.console, PlainStdout):
             self.console.write(text, end="")
             self._line_open = True
