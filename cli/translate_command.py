@@ -16,6 +16,7 @@ from typing import IO, Any
 import typer
 
 from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
+from cli.visible_text import visible
 from replay.wire.problems import Problem
 
 
@@ -205,4 +206,4 @@ def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:
         }
         notices_to.write(json.dumps(record, ensure_ascii=False) + "\n")
         return
-    stderr_line(str(problem))
+    stderr_line(visible(str(problem)))  # tool names and ids are the recording's

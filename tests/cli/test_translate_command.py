@@ -194,3 +194,16 @@ def test_an_empty_output_name_is_one_line(tmp_path: Path, monkeypatch: pytest.Mo
         "agui: --output: an empty file name: give a file path, or - for stdout\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_notices_show_control_characters_as_escapes(tmp_path: Path) -> None:
+    # a tool name with an ESC in a legacy recording reached the terminal raw in the notice
+    path = legacy_copy(tmp_path)
+    path.write_bytes(path.read_bytes().replace(b'"transfer"', b'"tr\\u001b[2Jansfer"'))
+    result = runner.invoke(app, ["translate", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stderr
+    assert "approval-requested for tr\\x1b[2Jansfer (call_transfer_1)" in result.stderr
+    as_json = runner.invoke(app, ["translate", "--check", "--format", "json", str(path)])
+    messages = [json.loads(line)["message"] for line in as_json.stdout.splitlines()]
+    assert any("tr\x1b[2Jansfer" in message for message in messages)  # JSON keeps the text
