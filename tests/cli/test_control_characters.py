@@ -128,3 +128,18 @@ def test_proxy_exchange_log_escapes_controls() -> None:
     assert "\x07" not in log, log
     assert "#1 POST /api/chat runId=r\\x1b[2J -> 200 complete" in log
     assert "parentRunId=p\\x1b]0;X\\x07 -> 200 complete" in log
+
+
+def test_check_findings_escape_controls(tmp_path: Path) -> None:
+    # a legacy tool name with an ESC, quoted by the --native notices, reached the terminal
+    legacy = Path(__file__).resolve().parents[2] / "examples" / "legacy"
+    path = tmp_path / "legacy.sse"
+    source = (legacy / "tool-approval.0.42.0.sse").read_bytes()
+    path.write_bytes(source.replace(b'"transfer"', b'"tr\\u001b[2Jansfer"'))
+    for extra in (["--check"], ["--json"]):
+        result = runner.invoke(app, ["replay", "--native", *extra, str(path)])
+        assert result.exit_code == 0, result.stderr
+        assert "\x1b" not in result.stdout + result.stderr
+        assert "approval-requested for tr\\x1b[2Jansfer (call_transfer_1)" in (
+            result.stdout + result.stderr
+        )
