@@ -140,7 +140,12 @@ def main() -> None:
         app()
         code: int = 0
     except SystemExit as stop:
-        code = _exit_code(stop.code)
+        # Click answers a closed stdout while it prints help with `sys.exit(1)` from inside
+        # its `except OSError`; a reader that stopped early is 141 here, as everywhere else.
+        if isinstance(stop.__context__, BrokenPipeError):
+            code = int(silence_stdout())
+        else:
+            code = _exit_code(stop.code)
     except BrokenPipeError:  # a reader such as `head` stopped early
         code = int(silence_stdout())
     try:

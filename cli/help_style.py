@@ -106,6 +106,9 @@ def usage_message(error: Any) -> str:
         if closest:
             text += f" (did you mean {closest[0]}?)"
         return text
+    expected = _expected_value(error)
+    if expected is not None:
+        return f"invalid value for {_option_name(error)}: {expected}"
     message = " ".join(str(error.format_message()).split())
     message = re.sub(r"'(-[-\w]+|[A-Z][A-Z0-9_.]*(?:\.\.\.)?)'", r"\1", message)
     # pydantic's prefix for a validator's own message (typer coerces choices through it)
@@ -114,3 +117,35 @@ def usage_message(error: Any) -> str:
     if kind == "MissingParameter" and getattr(error, "ctx", None) is not None:
         message += f" (see {error.ctx.command_path} --help)"
     return message[:1].lower() + message[1:]
+
+
+# pydantic's words for a value typer could not coerce, as what the user should type instead
+# ("Input should be a valid integer, unable to parse string as an integer" says neither
+# what was typed nor what to type).
+EXPECTED_BY_PYDANTIC_ERROR = {
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_parsing": "a number",
+    "bool_parsing": "true or false",
+}
+
+
+def _expected_value(error: Any) -> str | None:
+    """`'many' is not a whole number` when typer's pydantic coercion refused the value."""
+    cause = error.__cause__
+    if type(cause).__name__ != "ValidationError":
+        return None
+    details = cause.errors()
+    if len(details) != 1 or details[0].get("type") not in EXPECTED_BY_PYDANTIC_ERROR:
+        return None
+    typed = details[0].get("input")
+    return f"{typed!r} is not {EXPECTED_BY_PYDANTIC_ERROR[details[0]['type']]}"
+
+
+def _option_name(error: Any) -> str:
+    """The option as the user may spell it (`--jobs / -j`), else `value`."""
+    param = getattr(error, "param", None)
+    opts = list(getattr(param, "opts", None) or ()) + list(
+        getattr(param, "secondary_opts", None) or ()
+    )
+    return " / ".join(opts) if opts else "value"

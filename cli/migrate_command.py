@@ -161,6 +161,11 @@ def _migrate(
     except ConfigError as error:
         raise fail(str(error), ExitCode.CANNOT_RUN) from None
     rules = frozenset(chosen if chosen is not None else Rule) - dropped
+    if not rules:
+        # `--select "$RULES"` with an empty variable would otherwise scan every file with
+        # no rule at all, and `--check` would pass without having checked anything.
+        known = ", ".join(rule.value for rule in Rule)
+        raise fail(f"no rule left to run: --select/--ignore leave none (known: {known})")
     settings = config.settings
     if false_as is not None:
         from dataclasses import replace
@@ -321,9 +326,12 @@ def _summary(
     for line in write_errors:
         sys.stderr.write(line + "\n")
 
+    # On a terminal, tables; on a pipe (a CI log, `2> log`) the same columns as plain lines,
+    # unwrapped and without box drawing, so a row stays one greppable line.
     files = Table(title="agui migrate", show_header=True, header_style="bold")
     files.add_column("files")
     files.add_column("count", justify="right")
+    file_rows: list[tuple[str, ...]] = []
     changed_label = "changed" if wrote else "would change"
     for label, key in (
         ("scanned", None),
@@ -337,16 +345,42 @@ def _summary(
         elif key == "changed":
             count -= len(write_errors)  # a file that could not be written did not change
         files.add_row(label, str(count))
-    console.print(files)
+        file_rows.append((label, str(count)))
 
     rules = Table(show_header=True, header_style="bold")
     rules.add_column("rule")
     rules.add_column("title")
     rules.add_column("rewritten", justify="right")
     rules.add_column("TODOs", justify="right")
+    rule_rows: list[tuple[str, ...]] = []
     for rule in Rule:
         if rule in options.rules:
-            rules.add_row(rule.value, RULE_TITLES[rule], str(rewritten[rule]), str(todos[rule]))
-    console.print(rules)
+            row = (rule.value, RULE_TITLES[rule], str(rewritten[rule]), str(todos[rule]))
+            rules.add_row(*row)
+            rule_rows.append(row)
+    if console.is_terminal:
+        console.print(files)
+        console.print(rules)
+    else:
+        console.print("agui migrate", markup=False, soft_wrap=True)
+        for line in _plain_table(("files", "count"), file_rows, right=(1,)):
+            console.print(line, markup=False, soft_wrap=True)
+        for line in _plain_table(("rule", "title", "rewritten", "TODOs"), rule_rows, right=(2, 3)):
+            console.print(line, markup=False, soft_wrap=True)
     policy: FalsePolicy = options.settings.false_as
     console.print(f"policy: {POLICY_TEXT[policy.value]}", markup=False, soft_wrap=True)
+
+
+def _plain_table(
+    header: tuple[str, ...], rows: list[tuple[str, ...]], *, right: tuple[int, ...]
+) -> list[str]:
+    """A table as padded lines: columns two spaces apart, `right` columns right-aligned."""
+    lines = [header, *rows]
+    widths = [max(len(line[column]) for line in lines) for column in range(len(header))]
+    return [
+        "  ".join(
+            cell.rjust(width) if column in right else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in lines
+    ]

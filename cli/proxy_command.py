@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 import typer
 
 from cli.errors import ExitCode, handled_errors, stderr
+from cli.visible_text import visible
 from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -65,9 +66,10 @@ def render_exchange(entry: ExchangeLog) -> str:
         parts.append(f"runId={entry.run_id}")
     if entry.parent_run_id is not None:
         parts.append(f"parentRunId={entry.parent_run_id}")
-    line = f"{' '.join(parts)} -> {entry.status} {entry.end}"
+    # the path and ids come from the client, the detail from the upstream's answer
+    line = f"{visible(' '.join(parts))} -> {entry.status} {entry.end}"
     if entry.detail:
-        line += f": {entry.detail}"
+        line += f": {visible(entry.detail)}"
     if entry.saved is not None:
         line += f" (recorded {entry.saved})"
     return line

@@ -26,6 +26,7 @@ import typer
 
 from cli.errors import ExitCode, handled_errors, stderr, stderr_line, stderr_print
 from cli.stdout import write_utf8
+from cli.visible_text import visible
 from replay.serve.pacing import FAST, Pace, Pacer, Sleep
 from replay.wire.errors import InvalidRequest, UnreadableInput
 
@@ -192,7 +193,7 @@ def run_replay(
                 timeline.problem(problem)
             elif page is None or options.json_events:
                 flush_lines()
-                stderr_line(str(problem))
+                stderr_line(visible(str(problem)))
 
     page = _html_report(options.html, options) if options.html is not None else None
     try:
@@ -217,7 +218,8 @@ def run_replay(
     sources = list(options.recordings)
     found = sort_findings(found, sources)
     if report is ReportFormat.TEXT:
-        write(text_report(found, strict=options.strict))
+        # messages quote the recording (tool names, ids): shown, never obeyed by a terminal
+        write(visible(text_report(found, strict=options.strict)))
     elif report is ReportFormat.JSON:
         write(json_report(found, sources, strict=options.strict))
     elif report is ReportFormat.SARIF:
@@ -330,7 +332,10 @@ def replay(
     ),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     json_events: bool = typer.Option(
-        False, "--json", help="The events, normalised, as JSON lines (NDJSON) on stdout."
+        False,
+        "--json",
+        help="The events as JSON lines (NDJSON) on stdout, compact, ids as recorded"
+        " (see --normalize).",
     ),
     report_format: ReportFormat | None = typer.Option(
         None,

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import typer
 
 from cli.errors import ExitCode, handled_errors, stderr
+from cli.visible_text import visible
 from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -264,7 +265,8 @@ def _outcome(options: ResumeOptions, ctx: ResumeContext, sent: Any) -> ExitCode:
     from replay.jobs.resume import Verdict, interrupt_errors
 
     def say(text: str) -> None:
-        ctx.err.print(f"agui: {text}", markup=False, highlight=False, soft_wrap=True)
+        # codes, messages and run ids here are the server's: shown, never obeyed
+        ctx.err.print(f"agui: {visible(text)}", markup=False, highlight=False, soft_wrap=True)
 
     if sent.verdict is Verdict.EMPTY:
         say("the response held no events")

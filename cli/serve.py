@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from cli.errors import ExitCode, stderr
+from cli.visible_text import visible
 from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -47,6 +48,11 @@ class ServeRequest:
 
 def render_request(entry: RequestLog) -> str:
     """One plain line for a request: method, path, run ids and what happened."""
+    # the path, the ids and what the details quote of them come from whoever sent it
+    return visible(_request_line(entry))
+
+
+def _request_line(entry: RequestLog) -> str:
     from replay.serve.request_log import Result
 
     parts = [entry.method, entry.path]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cli.stdout import PlainStdout
+from cli.visible_text import visible
 from replay.interrupts.descriptor_reader import (
     InterruptKind,
     approval_branches,
@@ -108,7 +109,7 @@ def interrupt_row(descriptor: dict[str, Any]) -> tuple[str, ...]:
     definition = binding.get("definitionId")
     if isinstance(definition, str) and definition:
         kind = f"{kind} {definition}"  # the name `--answer` accepts besides the id
-    return (
+    cells = (
         str(descriptor.get("id", "?")),
         kind,
         str(descriptor.get("reason", "")),
@@ -116,6 +117,7 @@ def interrupt_row(descriptor: dict[str, Any]) -> tuple[str, ...]:
         tool,
         answer_hint(descriptor),
     )
+    return tuple(visible(cell) for cell in cells)
 
 
 class Timeline:
@@ -146,6 +148,8 @@ class Timeline:
 
     def _line(self, text: str | Text, style: str = "") -> None:
         self._end_line()
+        if isinstance(text, str):
+            text = visible(text)
         if isinstance(self.console, PlainStdout):
             self.console.write(text if isinstance(text, str) else text.plain)
             return
@@ -158,6 +162,7 @@ class Timeline:
         self.console.print(text, soft_wrap=True, highlight=False, markup=False)
 
     def _write(self, text: str, style: str = "") -> None:
+        text = visible(text)
         if isinstance(self.console, PlainStdout):
             self.console.write(text, end="")
             self._line_open = True

@@ -16,6 +16,7 @@ from typing import IO, Any
 import typer
 
 from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
+from cli.visible_text import visible
 from replay.wire.problems import Problem
 
 
@@ -87,6 +88,8 @@ def translate(
         from replay.interrupts.descriptors import load_tools
         from replay.wire.recording import STDIN, STDIN_LABEL
 
+        if output == "":
+            raise fail("--output: an empty file name: give a file path, or - for stdout")
         if in_place and output is not None:
             raise fail("--write and --output cannot be used together")
         if check and (in_place or output is not None):
@@ -203,4 +206,4 @@ def _print_notice(problem: Problem, as_json: bool, notices_to: IO[str]) -> None:
         }
         notices_to.write(json.dumps(record, ensure_ascii=False) + "\n")
         return
-    stderr_line(str(problem))
+    stderr_line(visible(str(problem)))  # tool names and ids are the recording's

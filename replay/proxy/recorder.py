@@ -11,6 +11,7 @@ exchange's status and headers — credentials redacted — as `….exchange.json
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from collections.abc import Iterable
@@ -44,6 +45,13 @@ class Recorder:
     """Numbers exchanges from one past the highest already in the directory."""
 
     def __init__(self, directory: Path, *, redact: Iterable[str] = ()) -> None:
+        if directory.exists() and not directory.is_dir():
+            # mkdir's own word for this is "File exists", which does not say what is wrong
+            raise NotADirectoryError(
+                errno.ENOTDIR,
+                "not a directory; exchanges are recorded into a directory",
+                str(directory),
+            )
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
         self.redact = tuple(redact)

@@ -34,8 +34,24 @@ def check_origin(text: str) -> str:
 
     value = text.strip().rstrip("/")
     parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path:
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:  # not a number, or over 65535
+        port_ok = False
+    # A browser's Origin is exactly scheme://host[:port], the host in lower case: anything
+    # else (a space, user info, a query, an impossible port) would never match it, and
+    # the page would be refused with no word of why.
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+        or any(char.isspace() for char in value)
+        or not port_ok
+    ):
         raise ValueError(
             f"invalid origin {text!r}: use scheme://host[:port], e.g. http://localhost:3000"
         )
-    return value
+    return f"{parts.scheme}://{parts.netloc.lower()}"

@@ -183,6 +183,14 @@ class OutputFile:
                 mode = self._mode if self._mode is not None else 0o666 & ~_umask()
                 os.chmod(self._temp, mode)
                 os.replace(self._temp, self._target)
+        except BaseException:
+            # The target could not take the bytes (it became a directory meanwhile, ...): the
+            # temp file is of no use to anyone, and left there the next run would remove it
+            # with a notice about an interrupted run that never was.
+            if self._temp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self._temp)
+            raise
         finally:
             self._forget_temp()
 

@@ -92,6 +92,8 @@ def sidecar_request_path(path: Path) -> Path | None:
     test bed's `CASE.run1.sse` / `CASE.run2.sse` pair with `CASE.request.json` /
     `CASE.resume.json`.
     """
+    if not path.name:
+        return None  # `.` or `/`: a directory, which the reader refuses with its own words
     candidates = [path.with_name(path.stem + ".request.json")]
     stem = path.stem
     if stem.endswith(".run1"):
@@ -123,6 +125,10 @@ def open_input(name: str) -> Iterator[BinaryIO]:
     if name == STDIN:
         yield sys.stdin.buffer
         return
+    if not name:
+        # Path("") is the current directory: `agui replay "$UNSET"` would read as ": is a
+        # directory"
+        raise UnreadableInput("an empty recording name: give a file path, or - for stdin")
     path = Path(name)
     if path.is_dir():
         raise UnreadableInput(f"{name}: is a directory, expected a recording file")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -39,3 +40,19 @@ def test_closed_stdout_exits_141_without_a_message(tmp_path: Path, args: list[st
     assert process.returncode == 141
     assert b"Broken pipe" not in err
     assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [["--help"], ["replay", "--help"], ["migrate", "-h"]])
+def test_help_into_a_closed_pipe_exits_141_without_a_message(args: list[str]) -> None:
+    # the reader is gone before agui writes a byte: `agui replay --help | true`
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    agui = Path(sys.executable).with_name("agui")
+    try:
+        done = subprocess.run(
+            [str(agui), *args], stdout=write_end, stderr=subprocess.PIPE, timeout=60
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141
+    assert done.stderr == b""

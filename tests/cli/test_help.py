@@ -98,6 +98,22 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
             ["translate", "--format", "xml", "x.sse"],
             "agui translate: invalid value for --format: 'xml' is not one of 'text', 'json'",
         ),
+        (
+            ["migrate", "--jobs", "many", "x.py"],
+            "agui migrate: invalid value for --jobs / -j: 'many' is not a whole number\n",
+        ),
+        (
+            ["migrate", "-j", "1.5", "x.py"],
+            "agui migrate: invalid value for --jobs / -j: '1.5' is not a whole number\n",
+        ),
+        (
+            ["resume", "--from", "run.sse", "--timeout", "abc", "--dry-run"],
+            "agui resume: invalid value for --timeout: 'abc' is not a number\n",
+        ),
+        (
+            ["resume", "--from", "run.sse", "--max-time", "", "--dry-run"],
+            "agui resume: invalid value for --max-time: '' is not a number\n",
+        ),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
@@ -192,3 +208,15 @@ def test_translate_json_is_a_hidden_alias_of_format_json() -> None:
     clash = runner.invoke(app, ["translate", "--json", "--format", "text", str(legacy)])
     assert clash.exit_code == 2
     assert clash.stderr == "agui: --json and --format text cannot be combined\n"
+
+
+def test_replay_json_help_does_not_promise_normalised_events() -> None:
+    # it said "The events, normalised, as JSON lines", yet ids and timestamps stay as
+    # recorded unless --normalize is given
+    recording = Path(__file__).resolve().parents[2] / "examples" / "transfer-approval.sse"
+    result = runner.invoke(app, ["replay", "--json", str(recording)])
+    first = json.loads(result.stdout.split("\n")[0])
+    assert first["runId"] == "run-1796035060821-bckiun"
+    help_text = _options("replay")["--json"].help or ""
+    assert "normalis" not in help_text
+    assert "--normalize" in help_text

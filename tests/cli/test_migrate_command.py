@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -182,9 +183,56 @@ def test_usage_errors_are_one_line(sample: Path, args: list[str], message: str) 
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--check", "--select", "", "migrate"],
+        ["--check", "--select", " , ", "migrate"],
+        ["--check", "--select", "AG001", "--ignore", "AG001", "migrate"],
+    ],
+)
+def test_no_rule_left_is_refused_not_a_vacuous_pass(sample: Path, args: list[str]) -> None:
+    # an empty `--select "$RULES"` in CI used to scan every file with no rule and exit 0
+    result = migrate(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "agui: no rule left to run: --select/--ignore leave none"
+        " (known: AG001, AG002, AG003, AG004, AG005, AG006)\n"
+    )
+
+
 def test_bad_config_is_one_line(sample: Path) -> None:
     (sample / "pyproject.toml").write_text("[tool.agui.migrate]\nfalse-as = 'deny'\n")
     result = migrate("migrate")
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert 'false-as: expected "denial" or "cancel"' in result.stderr
+
+
+def test_summary_on_a_pipe_is_plain_lines(sample: Path) -> None:
+    # piped (a CI log), the summary used to be rich tables: box drawing, and titles wrapped
+    # at 80 columns ("Call get_interrupts instead of" / "get_pending_interrupts")
+    agui = Path(sys.executable).with_name("agui")
+    done = subprocess.run(
+        [str(agui), "migrate", "--exclude", "drafts", "migrate"],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not set(done.stderr) & set("│┃━─┏┡└╇"), done.stderr
+    lines = done.stderr.splitlines()
+    table = lines[lines.index("agui migrate") :]
+    assert table[1:6] == [
+        "files                      count",
+        "scanned                       10",
+        "skipped (no legacy names)      3",
+        "would change                   5",
+        "failed                         0",
+    ]
+    assert (
+        "AG003  Call get_interrupts instead of get_pending_interrupts           1      0" in table
+    )
+    assert table[-1].startswith("policy: approved=False")

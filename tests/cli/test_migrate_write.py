@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 def summary_count(stderr: str, label: str) -> int:
-    found = re.search(rf"│ {re.escape(label)}\s+│\s+(\d+) │", stderr)
+    found = re.search(rf"^{re.escape(label)}\s+(\d+)$", stderr, re.MULTILINE)
     assert found is not None, stderr
     return int(found[1])
 

@@ -298,3 +298,31 @@ def test_html_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
     assert link.is_symlink()
     assert real.read_bytes().startswith(b"<!DOCTYPE html>")
     assert leftovers(tmp_path) == []
+
+
+def test_a_target_that_became_a_directory_leaves_no_temp_file(tmp_path: Path) -> None:
+    # `translate - -o out.sse` while someone makes out.sse a directory: the rename fails,
+    # and the temp file used to stay (the next run then "removed a temp file left by an
+    # interrupted run")
+    agui = Path(sys.executable).with_name("agui")
+    process = subprocess.Popen(
+        [str(agui), "translate", "-", "-o", "out.sse"],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    process.stdin.write(NATIVE.read_bytes() * 100)  # enough for a first read to end
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not leftovers(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert leftovers(tmp_path), "the temp file beside out.sse never appeared"
+    (tmp_path / "out.sse").mkdir()
+    out, err = process.communicate(input=NATIVE.read_bytes(), timeout=60)
+    assert process.returncode == 2
+    assert out == b""
+    assert err == b"agui: out.sse: Is a directory\n"
+    assert leftovers(tmp_path) == []
+    assert list((tmp_path / "out.sse").iterdir()) == []

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from io import StringIO
@@ -199,3 +201,23 @@ def test_format_without_check_is_refused() -> None:
     result = CliRunner().invoke(app, ["proxy", "--upstream", "http://x", "--format", "json"])
     assert result.exit_code == 2
     assert result.stderr == "agui: --format formats --check's findings; add --check\n"
+
+
+def test_record_into_a_file_says_it_is_not_a_directory(tmp_path: Path) -> None:
+    # it said "agui: FILE: File exists"
+    existing = tmp_path / "notes.txt"
+    existing.write_text("x")
+    agui = Path(sys.executable).with_name("agui")
+    args = ["--upstream", "http://127.0.0.1:9", "--listen", "0", "--record", str(existing)]
+    done = subprocess.run(
+        [str(agui), "proxy", *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.endswith(
+        f"agui: {existing}: not a directory; exchanges are recorded into a directory\n"
+    )
+    assert existing.read_text() == "x"

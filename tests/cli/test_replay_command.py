@@ -332,3 +332,12 @@ def test_export_writes_what_a_hand_built_resume_reads() -> None:
     both = runner.invoke(app, ["replay", "--export", "items", "--check", run1], env={})
     assert both.exit_code == 2
     assert "--export writes one JSON document" in both.stderr
+
+
+@pytest.mark.parametrize("extra", [[], ["--check"], ["--json"]])
+def test_an_empty_recording_name_is_named_as_such(extra: list[str]) -> None:
+    # `agui replay "$UNSET"` used to say "agui: : is a directory, expected a recording file"
+    result = runner.invoke(app, ["replay", *extra, ""])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "agui: an empty recording name: give a file path, or - for stdin\n"

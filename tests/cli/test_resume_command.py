@@ -327,3 +327,22 @@ def test_a_har_with_the_continuation_names_the_entry_that_answered() -> None:
     forced = invoke("--from", str(har), "--approve-all", "--dry-run", "--force")
     assert forced.exit_code == 0, forced.stderr
     assert json.loads(forced.stdout)["parentRunId"] == "run-1796035060821-bckiun"
+
+
+def test_a_run_error_with_control_characters_is_shown_not_obeyed() -> None:
+    # the server's RUN_ERROR code and message went to the terminal raw (ESC sequences)
+    hostile = (
+        b'data: {"type":"RUN_ERROR","message":"bad \\u001b]0;PWNED\\u0007 \\u001b[2J",'
+        b'"code":"x\\u001b[31m"}\n\n'
+    )
+    with scripted_server({"/chat": Route(hostile)}) as server:
+        result = invoke(
+            "--from", APPROVAL_RUN1, "--approve", "transfer", "--url", server.url("/chat")
+        )
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr
+    assert "\x07" not in result.stderr
+    assert (
+        "agui: the server answered RUN_ERROR [x\\x1b[31m]: bad \\x1b]0;PWNED\\x07 \\x1b[2J\n"
+        in result.stderr
+    )

@@ -142,3 +142,33 @@ def test_the_command_serves_until_ctrl_c(tmp_path: Path) -> None:
     assert stdout == ""
     assert "-> served: run 1" in stderr
     assert "agui replay: stopped" in stderr
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://local host:3000",
+        "http://localhost:99999",
+        "http://localhost:3000?x=1",
+        "http://me@localhost:3000",
+    ],
+)
+@pytest.mark.parametrize("command", ["serve", "proxy"])
+def test_an_origin_no_browser_sends_is_refused(command: str, origin: str) -> None:
+    # these were taken, and then matched no browser's Origin: the server ran with CORS
+    # silently never on (a run under timeout fails instead of hanging if one is taken)
+    agui = Path(sys.executable).with_name("agui")
+    args = (
+        ["replay", *RUNS, "--serve", "0"]
+        if command == "serve"
+        else ["proxy", "--upstream", "http://127.0.0.1:9", "--listen", "0"]
+    )
+    done = subprocess.run(
+        [str(agui), *args, "--cors", origin], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"agui: --cors: invalid origin {origin!r}: use scheme://host[:port],"
+        " e.g. http://localhost:3000\n"
+    )

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -161,3 +162,48 @@ def test_unreadable_events_are_not_reported_twice(tmp_path: Path) -> None:
     assert runner.invoke(app, ["translate", "--check", str(path)]).stderr.endswith(
         f"{path}: no events\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("argument", "line"),
+    [
+        (".", "agui: .: is a directory, expected a recording file\n"),
+        ("/", "agui: /: is a directory, expected a recording file\n"),
+        ("", "agui: an empty recording name: give a file path, or - for stdin\n"),
+    ],
+)
+def test_a_directory_or_an_empty_name_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argument: str, line: str
+) -> None:
+    # `agui translate .` in a folder of recordings used to end in a ValueError traceback
+    # (the request sidecar of a path without a name), `agui translate ""` too
+    monkeypatch.chdir(tmp_path)
+    for command in (["translate", argument], ["translate", "--check", argument]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.exception
+        assert result.stdout == ""
+        assert result.stderr == line
+
+
+def test_an_empty_output_name_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["translate", str(NATIVE), "-o", ""])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "agui: --output: an empty file name: give a file path, or - for stdout\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_notices_show_control_characters_as_escapes(tmp_path: Path) -> None:
+    # a tool name with an ESC in a legacy recording reached the terminal raw in the notice
+    path = legacy_copy(tmp_path)
+    path.write_bytes(path.read_bytes().replace(b'"transfer"', b'"tr\\u001b[2Jansfer"'))
+    result = runner.invoke(app, ["translate", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stderr
+    assert "approval-requested for tr\\x1b[2Jansfer (call_transfer_1)" in result.stderr
+    as_json = runner.invoke(app, ["translate", "--check", "--format", "json", str(path)])
+    messages = [json.loads(line)["message"] for line in as_json.stdout.splitlines()]
+    assert any("tr\x1b[2Jansfer" in message for message in messages)  # JSON keeps the text

@@ -97,6 +97,8 @@ def test_bad_origins_are_refused(text: str) -> None:
 
 def test_an_origin_is_kept_as_the_browser_sends_it() -> None:
     assert check_origin("https://app.example:8443/") == "https://app.example:8443"
+    assert check_origin("http://LocalHost:3000") == "http://localhost:3000"
+    assert check_origin("http://[::1]:3000") == "http://[::1]:3000"
 
 
 def test_a_body_nested_too_deep_gets_tanstacks_400() -> None:
