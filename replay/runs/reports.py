@@ -211,6 +211,22 @@ def sarif_report(
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 cannot carry at all, not even as character references."""
+
+
+def _xml_text(text: str) -> str:
+    """`text` with what XML 1.0 forbids written as a visible escape (`\\x1b`, `\\ud800`):
+    a message quotes the recording, which may hold an ESC, and one such character would
+    make the whole report unreadable to every JUnit consumer."""
+    return _NOT_XML.sub(lambda found: _escape(found.group()), text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def junit_report(
     problems: Sequence[Problem], sources: Sequence[str], *, strict: bool = False
 ) -> str:
@@ -225,7 +241,9 @@ def junit_report(
     suite = ElementTree.Element("testsuite", name="agui replay --check")
     failures = 0
     for source, found in by_source.items():
-        case = ElementTree.SubElement(suite, "testcase", classname="agui.replay", name=source)
+        case = ElementTree.SubElement(
+            suite, "testcase", classname="agui.replay", name=_xml_text(source)
+        )
         # One pass, no membership tests: linear in the number of findings.
         failing: list[Problem] = []
         others: list[Problem] = []
@@ -240,10 +258,10 @@ def junit_report(
                 message=f"{len(failing)} finding{'s' if len(failing) != 1 else ''}",
                 type=failing[0].rule,
             )
-            failure.text = "\n".join(str(p) for p in failing)
+            failure.text = _xml_text("\n".join(str(p) for p in failing))
         if others:
             out = ElementTree.SubElement(case, "system-out")
-            out.text = "\n".join(f"{p.severity.value}: {p}" for p in others)
+            out.text = _xml_text("\n".join(f"{p.severity.value}: {p}" for p in others))
     suite.set("tests", str(len(by_source)))
     suite.set("failures", str(failures))
     suite.set("errors", "0")

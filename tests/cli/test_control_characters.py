@@ -143,3 +143,18 @@ def test_check_findings_escape_controls(tmp_path: Path) -> None:
         assert "approval-requested for tr\\x1b[2Jansfer (call_transfer_1)" in (
             result.stdout + result.stderr
         )
+
+
+def test_junit_report_stays_well_formed_xml(tmp_path: Path) -> None:
+    # The same ESC in a JUnit report made it unreadable XML (no JUnit consumer could load it).
+    from xml.etree import ElementTree
+
+    legacy = Path(__file__).resolve().parents[2] / "examples" / "legacy"
+    path = tmp_path / "legacy.sse"
+    source = (legacy / "tool-approval.0.42.0.sse").read_bytes()
+    path.write_bytes(source.replace(b'"transfer"', b'"tr\\u001b[2Jansfer"'))
+    result = runner.invoke(app, ["replay", "--native", "--check", "--format", "junit", str(path)])
+    assert result.exit_code == 0, result.stderr
+    root = ElementTree.fromstring(result.stdout)
+    shown = "".join(element.text or "" for element in root.iter("system-out"))
+    assert "approval-requested for tr\\x1b[2Jansfer (call_transfer_1)" in shown

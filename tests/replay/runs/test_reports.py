@@ -6,6 +6,8 @@ import time
 from xml.etree import ElementTree
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from replay.runs.reports import junit_report
 from replay.wire.problems import Location, Problem, Severity
@@ -67,3 +69,34 @@ def test_findings_are_never_compared_with_each_other(monkeypatch: pytest.MonkeyP
     found = [_finding("big.sse", n, Severity(("error", "warning")[n % 2])) for n in range(3000)]
     junit_report(found, ["big.sse"])
     assert compared[0] == 0
+
+
+def test_characters_xml_cannot_carry_are_shown_as_escapes() -> None:
+    # A message quotes the recording (a legacy tool name under --native, say): one raw ESC
+    # made the whole report unreadable to every JUnit consumer.
+    found = [
+        Problem(
+            "translated",
+            Severity.ERROR,
+            "tool 'a\x1b[2Jb' \x00\ud800 \ufffe",
+            Location("s\x07.sse"),
+        ),
+        Problem("lost", Severity.NOTICE, "kept\ttab\r\nand é", Location("s\x07.sse")),
+    ]
+    root = ElementTree.fromstring(junit_report(found, ["s\x07.sse"]))
+    case = root.find("testsuite/testcase")
+    assert case is not None
+    assert case.get("name") == "s\\x07.sse"
+    failure = case.find("failure")
+    assert failure is not None
+    assert failure.text == "s\\x07.sse: tool 'a\\x1b[2Jb' \\x00\\ud800 \\ufffe [translated]"
+    out = case.find("system-out")
+    assert out is not None
+    assert out.text == "notice: s\\x07.sse: kept\ttab\nand é [lost]"  # XML reads CR LF as LF
+
+
+@given(st.text(), st.text(min_size=1))
+def test_any_message_and_source_make_well_formed_xml(message: str, source: str) -> None:
+    found = [Problem("unknown-event", Severity.ERROR, message, Location(source, 1, 0, 0))]
+    root = ElementTree.fromstring(junit_report(found, [source]).encode("utf-8", "surrogatepass"))
+    assert root.find("testsuite").get("failures") == "1"  # type: ignore[union-attr]
