@@ -416,6 +416,9 @@ def replay(
     Exit codes: 0 clean, 1 findings (errors; warnings too with --strict), 2 cannot run.
     """
     with handled_errors():
+        from replay.wire.recording import refuse_stdin_twice
+
+        refuse_stdin_twice(recordings)
         if json_events and report_format is not None:
             raise InvalidRequest("--json writes events; it cannot be combined with --format")
         if tools is not None and not native:

@@ -482,6 +482,9 @@ def resume(
         interactive=False if no_input else None,
     )
     with handled_errors():
+        from replay.wire.recording import refuse_stdin_twice
+
+        refuse_stdin_twice(sources)
         if dry_run and curl:
             raise InvalidRequest(
                 "--dry-run prints the body and --curl a command; choose one of them"

@@ -86,7 +86,9 @@ def translate(
             raise fail("--json and --format text cannot be combined")
         as_json = as_json or notice_format is NoticeFormat.JSON
         from replay.interrupts.descriptors import load_tools
-        from replay.wire.recording import STDIN, STDIN_LABEL
+        from replay.wire.recording import STDIN, STDIN_LABEL, refuse_stdin_twice
+
+        refuse_stdin_twice(inputs)
 
         if output == "":
             raise fail("--output: an empty file name: give a file path, or - for stdout")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from replay.wire import bounded_json
-from replay.wire.errors import UnreadableInput
+from replay.wire.errors import InvalidRequest, UnreadableInput
 from replay.wire.sse import SseMessage, SseStream, decode_chunks
 
 CHUNK_SIZE = 1 << 16
@@ -178,6 +178,13 @@ def open_recording(name: str, *, sidecars: bool = True, pieces: bool = False) ->
             request=request,
             request_source=request_source,
         )
+
+
+def refuse_stdin_twice(names: Iterable[str]) -> None:
+    """Stdin is read to its end the first time `-` is named, so a second `-` would read
+    nothing and report an empty recording: refuse the arguments instead."""
+    if sum(name == STDIN for name in names) > 1:
+        raise InvalidRequest("'-' (stdin) is named more than once; stdin can be read only once")
 
 
 def open_recordings(names: Iterable[str], *, sidecars: bool = True) -> Iterator[Exchange]:

@@ -114,6 +114,17 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
             ["resume", "--from", "run.sse", "--max-time", "", "--dry-run"],
             "agui resume: invalid value for --max-time: '' is not a number\n",
         ),
+        # stdin is read to its end the first time: a second '-' read nothing, and was
+        # reported as an empty recording
+        *(
+            (args, "agui: '-' (stdin) is named more than once; stdin can be read only once\n")
+            for args in (
+                ["replay", "--check", "-", "-"],
+                ["replay", "-", "x.sse", "-"],
+                ["translate", "--check", "-", "-"],
+                ["resume", "--from", "-", "--from", "-", "--approve-all", "--dry-run"],
+            )
+        ),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
