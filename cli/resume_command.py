@@ -485,6 +485,9 @@ def resume(
         from replay.wire.recording import refuse_stdin_twice
 
         refuse_stdin_twice(sources)
+        if new_run_id is not None and not new_run_id.strip():
+            # an empty $RUN_ID would quietly fall back to a generated id
+            raise InvalidRequest("--new-run-id: an empty id; give one, or leave it out")
         if dry_run and curl:
             raise InvalidRequest(
                 "--dry-run prints the body and --curl a command; choose one of them"

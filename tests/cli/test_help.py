@@ -125,6 +125,10 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
                 ["resume", "--from", "-", "--from", "-", "--approve-all", "--dry-run"],
             )
         ),
+        (
+            ["resume", "--from", "run.sse", "--approve-all", "--dry-run", "--new-run-id", " "],
+            "agui: --new-run-id: an empty id; give one, or leave it out\n",
+        ),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], line: str) -> None:
