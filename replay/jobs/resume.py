@@ -36,6 +36,7 @@ from replay.resume.client import (
     partial_path,
     record_paths,
     stream_post,
+    unusable_url,
     write_atomic,
 )
 from replay.resume.continuation import build_resume, continuation_body, new_run_id
@@ -252,6 +253,9 @@ def resume_run(
     )
     if not job.send:
         return Unsent(request, text)
+    reason = unusable_url(job.url)
+    if reason is not None:
+        raise TransportFailure(f"{display_url(job.url)}: not a usable http(s) URL ({reason})")
     view.posting(request, paused, len(body["resume"]))
     return _send(job, view, request, body, transport)
 

@@ -68,6 +68,21 @@ def display_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
 
+def unusable_url(url: str) -> str | None:
+    """Why `url` cannot be posted to (not http or https, no host), or None when it can:
+    asked before anything is said about sending, so a typo is one line, not two."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises on a port that is not a number or out of range)
+    except ValueError as error:
+        return _one_line(str(error))
+    if parts.scheme.lower() not in ("http", "https"):
+        return "it needs to start with http:// or https://"
+    if not parts.hostname:
+        return "it names no host"
+    return None
+
+
 def parse_header(text: str) -> tuple[str, str]:
     """`Name: value` from `-H`; the value is kept but never echoed back."""
     name, sep, value = text.partition(":")

@@ -220,6 +220,21 @@ CASES = [
         says="messages-wrong.json",
     ),
     Case("resume-dry-run-curl", ("resume", "--from", "native.sse", *DRY, "--curl"), CANNOT_RUN),
+    # An unusable --url is the one line: nothing about posting comes before it.
+    *(
+        Case(
+            f"resume-url-{name}",
+            ("resume", "--from", "native.sse", "--approve-all", "--url", url),
+            CANNOT_RUN,
+            says=f"{url}: not a usable http(s) URL ({why})",
+        )
+        for name, url, why in (
+            ("words", "not a url", "it needs to start with http:// or https://"),
+            ("ftp", "ftp://host/x", "it needs to start with http:// or https://"),
+            ("no-host", "http://", "it names no host"),
+            ("bad-port", "http://host:99999/", "Port out of range 0-65535"),
+        )
+    ),
     Case("resume-record-dry", ("resume", "--from", "native.sse", *DRY, "--record", "r.sse"), 2),
     Case("resume-run-id-alone", ("resume", "--run-id", "r", *DRY), 2, says="--thread-id"),
     Case(
