@@ -498,30 +498,30 @@ class PieceFrames:
         assert known is not None
         if piece is not None and at + 1 in known:
             # The last frame of a stretch: one step back from the next.
-            return piece.rfind(b"\n\n", 0, self.offset(at + 1) - 2) + 2
+            return _stepped_back(piece, b"\n\n", self.offset(at + 1), 1)
         above = bisect_left(self._at, at)
         after, before = self._at[above], self._at[above - 1]
-        if piece is not None:
-            if after - at < at - before:
-                place = self.offset(after)
-                for _ in range(after - at):
-                    place = piece.rfind(b"\n\n", 0, place - 2) + 2
-            else:
-                place = self.offset(before)
-                for _ in range(at - before):
-                    place = piece.find(b"\n\n", place) + 2
-            return place
-        # The output's lines: one LF after each frame's text.
-        out = self.out
+        if piece is not None:  # frames end with a blank line
+            text, end, place_of, shift = piece, b"\n\n", self.offset, 0
+        else:  # the output's lines: one LF after each frame's text
+            text, end, place_of, shift = self.out, b"\n", self.line, (_FRAME_OVERHEAD - 1) * at
         if after - at < at - before:
-            place = self.line(after)
-            for _ in range(after - at):
-                place = out.rfind(b"\n", 0, place - 1) + 1
-        else:
-            place = self.line(before)
-            for _ in range(at - before):
-                place = out.find(b"\n", place) + 1
-        return place + (_FRAME_OVERHEAD - 1) * at
+            return _stepped_back(text, end, place_of(after), after - at) + shift
+        return _stepped_on(text, end, place_of(before), at - before) + shift
+
+
+def _stepped_back(text: bytes, end: bytes, place: int, steps: int) -> int:
+    """Where the item `steps` before the one starting at `place` starts (items end with `end`)."""
+    for _ in range(steps):
+        place = text.rfind(end, 0, place - len(end)) + len(end)
+    return place
+
+
+def _stepped_on(text: bytes, end: bytes, place: int, steps: int) -> int:
+    """Where the item `steps` after the one starting at `place` starts."""
+    for _ in range(steps):
+        place = text.find(end, place) + len(end)
+    return place
 
 
 def apply_summary(
