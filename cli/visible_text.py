@@ -6,8 +6,6 @@ written by others; an ESC among them would act on the user's terminal instead of
 
 from __future__ import annotations
 
-import re
-
 CONTROL_ESCAPES = {
     code: f"\\x{code:02x}"
     for code in (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0))
@@ -18,14 +16,11 @@ can clear the screen, set the title or the clipboard; C1 controls; bidi override
 reorder what is shown), written as visible escapes, the way findings show them."""
 
 
-_ANY_CONTROL = re.compile("[" + "".join(re.escape(chr(code)) for code in CONTROL_ESCAPES) + "]")
-"""Whether a text holds any of them: one scan in C, where `str.translate` looks every
-character up in a dict (a translation prints tens of thousands of notices, nearly all
-without one)."""
-
-
 def visible(text: str) -> str:
     """`text` with every control character written as an escape (`\\x1b`, `\\u202e`)."""
-    if _ANY_CONTROL.search(text) is None:
+    # Every character escaped is a control or format character, which `isprintable`
+    # refuses: one scan in C answers for nearly every text (a translation prints tens of
+    # thousands of notices), where `str.translate` looks each character up in a dict.
+    if text.isprintable():
         return text
     return text.translate(CONTROL_ESCAPES)
