@@ -61,15 +61,27 @@ class _Stderr:
     def __init__(self) -> None:
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def made(self) -> Console:
+        """The console itself, made now if it was not yet."""
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(stderr=True, highlight=False)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
 
 
 stderr: Console = cast("Console", _Stderr())
+
+
+def stderr_console() -> Console:
+    """The console behind `stderr`, for what needs the object itself (a live display
+    enters it as a context manager, which a stand-in cannot pass for)."""
+    return cast("_Stderr", stderr).made()
+
+
 _CONTROL = re.compile("[\x07\x08\x0b\x0c\x0d]")
 """The control codes rich strips from printed text (`rich.control.strip_control_codes`)."""
 

@@ -105,6 +105,7 @@ def run_replay(
     now: Callable[[], Any] | None = None,
 ) -> ExitCode:
     """Do the whole job; return the exit code (raises only when the job cannot be done)."""
+    from cli.read_progress import ReadingBar, reading_bar
     from replay.jobs.replay_check import check_recordings
     from replay.runs.normalize import compact_json, ndjson
     from replay.runs.reports import (
@@ -147,6 +148,7 @@ def run_replay(
         # The page needs every run's transcript, which folded reading does not build.
         per_event = pacer is not None or timeline is not None or options.html is not None
         writes_lines = batch_lines  # (else `line` ignores what it is given)
+        progress: ReadingBar | None = None  # a large file read in pieces tells it
 
         def source(self, exchange: Exchange) -> None:
             if timeline is not None:
@@ -196,16 +198,21 @@ def run_replay(
                 stderr_line(visible(str(problem)))
 
     page = _html_report(options.html, options) if options.html is not None else None
+    # Results written while reading (events, a timeline) show progress themselves.
+    streams_results = options.json_events or timeline is not None
     try:
-        summary = check_recordings(
-            options.recordings,
-            View(),
-            strict=options.strict,
-            normalize=options.normalize,
-            native=options.native,
-            tools=tools,
-            now=now,
-        )
+        with reading_bar("checking", results_on_terminal=streams_results) as bar:
+            view = View()
+            view.progress = bar
+            summary = check_recordings(
+                options.recordings,
+                view,
+                strict=options.strict,
+                normalize=options.normalize,
+                native=options.native,
+                tools=tools,
+                now=now,
+            )
         flush_lines()
         if page is not None:
             page.finish()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
@@ -144,18 +145,30 @@ def _translate_one(
     notices_to: IO[str],
 ) -> tuple[bool, bool]:
     """Translate one input; whether it had legacy events, and whether it had no event."""
+    from cli.read_progress import reading_bar
     from replay.jobs.translate import open_translation
     from replay.wire.recording import STDIN
 
-    with open_translation(name, tools=tools, request_file=request_file) as translation:
+    destination = name if in_place else output
+    to_stdout = not check and destination in (None, STDIN)
+    # Results on a terminal show progress themselves; JSON notices written raw on
+    # stderr would tear a bar there.
+    bar_shown = (
+        nullcontext(None)
+        if as_json and notices_to is sys.stderr
+        else reading_bar("translating", results_on_terminal=to_stdout or as_json)
+    )
+    with (
+        bar_shown as bar,
+        open_translation(name, tools=tools, request_file=request_file, progress=bar) as translation,
+    ):
         pieces = translation.pieces
         if check:
             for piece in pieces:
                 if isinstance(piece, Problem):
                     _print_notice(piece, as_json, notices_to)
             return translation.changed, translation.empty
-        destination = name if in_place else output
-        if destination in (None, STDIN):
+        if to_stdout:
             out = sys.stdout.buffer
             for piece in pieces:
                 if isinstance(piece, Problem):

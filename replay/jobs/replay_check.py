@@ -57,6 +57,9 @@ class CheckView(Protocol):
     def problem(self, problem: Problem) -> None:
         """A finding."""
 
+    # A view may also have `progress` (a `replay.large.piece_reader.ReadProgress`): a
+    # large recording file read in pieces tells it how far the reading is.
+
 
 @dataclass(frozen=True, slots=True)
 class CheckSummary:
@@ -163,6 +166,7 @@ def check_recordings(
                         fold_deltas=folded,
                         pieces=pieces,
                         lines=getattr(view, "writes_lines", True),
+                        progress=getattr(view, "progress", None),
                     )
                 )
                 # The checker only needs to know whether anything, and any event, was read.

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.interrupts.descriptors import tool_map
 from replay.runs.rules import finding
@@ -28,6 +28,9 @@ from replay.wire.recording import (
     refuse_unreadable,
     sidecar_request_path,
 )
+
+if TYPE_CHECKING:
+    from replay.large.piece_reader import ReadProgress
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +58,14 @@ def open_translation(
     *,
     tools: list[dict[str, Any]] | None = None,
     request_file: Path | None = None,
+    progress: ReadProgress | None = None,
 ) -> Iterator[Translation]:
     """Translate recording `name` (`-` is stdin) while the context is open.
 
     The request body comes from `request_file`, else from a `NAME.request.json` beside
     the recording. A HAR file is refused (`UnreadableInput`): its requests are replayed
-    with `agui replay --native` instead.
+    with `agui replay --native` instead. A large file, translated in pieces, tells
+    `progress` how far it is.
     """
     request: dict[str, Any] | None = None
     if request_file is not None:
@@ -83,7 +88,7 @@ def open_translation(
             # Only a file can be read in pieces; stdin never pays for importing the reader.
             from replay.large.translate_pieces import translate_file
 
-            pieces = translate_file(source, name, translator)  # large files, in pieces
+            pieces = translate_file(source, name, translator, progress)  # large, in pieces
         if pieces is None:
             pieces = _told_when_empty(
                 translate_stream(read_chunks(stream, head), source=source, translator=translator),

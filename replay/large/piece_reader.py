@@ -47,6 +47,10 @@ MAX_SUMMARISED = 8 * PIECE_SIZE
 """A longer piece (a file with no blank line for that long) is decoded in chunks."""
 CHUNK_SIZE = 1 << 16
 
+ReadProgress = Callable[[str, int, int], None]
+"""Told, as a large file is read, its source name, the bytes read so far and the
+file's size: a command shows it (a terminal's progress bar); the reader only counts."""
+
 
 @dataclass(frozen=True, slots=True)
 class Summarised:
@@ -63,13 +67,19 @@ class Summarised:
 
 
 def decode_file(
-    source: str, path: str, *, fold_deltas: bool = False, lines: bool = True
+    source: str,
+    path: str,
+    *,
+    fold_deltas: bool = False,
+    lines: bool = True,
+    progress: ReadProgress | None = None,
 ) -> Iterator[Item | Settled]:
     """The pipeline items of a recording file, exactly as its decoded stream gives them.
 
     `fold_deltas`: stretches of deltas may come as one `replay.large.pieces.DeltaRun` each,
     and stretches the helper settled as one `Settled` each, with their output lines only
-    when `lines` (else empty: the caller writes none).
+    when `lines` (else empty: the caller writes none). `progress` is told as each piece's
+    turn comes, and once at the end.
     """
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -79,7 +89,7 @@ def decode_file(
         if size >= HELPER_MIN_SIZE:
             helper = Helper.start(_helper_work(source, fd, bounds, fold_deltas))
         try:
-            yield from _decode_pieces(source, fd, bounds, helper, fold_deltas, lines)
+            yield from _decode_pieces(source, fd, bounds, helper, fold_deltas, lines, progress)
         finally:
             if helper is not None:
                 helper.stop()
@@ -94,12 +104,15 @@ def _decode_pieces(
     helper: Helper | None,
     fold_deltas: bool,
     lines: bool,
+    progress: ReadProgress | None = None,
 ) -> Iterator[Item | Settled]:
     position = Position()
     bare_noticed = [False]
     last = len(bounds) - 2
     for found in _summaries(source, fd, bounds, helper, fold_deltas):
         number, piece, summary = found.number, found.piece, found.summary
+        if progress is not None:
+            progress(source, bounds[number], bounds[-1])
         end = bounds[number + 1]
         frames = found.frames
         if frames is None and piece is not None and summary is not None:
@@ -145,6 +158,8 @@ def _decode_pieces(
         line, _, last_id = decoder.state
         position = Position(end, line, position.index + counted[0], last_id)
         del found, piece, chunks, batches
+    if progress is not None:
+        progress(source, bounds[-1], bounds[-1])
 
 
 def _decode_rest(

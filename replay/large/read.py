@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.wire.events import Transform, decode_events
 from replay.wire.sse import SseMessage, SseStream
+
+if TYPE_CHECKING:
+    from replay.large.piece_reader import ReadProgress
 
 PIECES_MIN_SIZE = 1 << 20
 """Smaller recording files are read plainly: their pieces would not pay for importing
@@ -41,6 +44,7 @@ def read_events(
     fold_deltas: bool = False,
     pieces: bool | None = None,
     lines: bool = True,
+    progress: ReadProgress | None = None,
 ) -> Iterator[Any]:
     """The pipeline items of one stream, in stream order.
 
@@ -52,12 +56,15 @@ def read_events(
     events may come as one `replay.wire.delta_run.DeltaRun`, and a stretch of runs the
     helper already folded and checked as one `replay.large.settle.Settled` (without
     its output lines unless `lines`: a consumer that writes none need not have them
-    made).
+    made). A file read in pieces tells `progress` how far it is (a stream read plainly
+    is small, or not a file).
     """
     if pieces is None:
         pieces = in_pieces(messages, transform)
     if pieces and isinstance(messages, SseStream) and messages.path is not None:
         from replay.large.piece_reader import decode_file
 
-        return decode_file(source, messages.path, fold_deltas=fold_deltas, lines=lines)
+        return decode_file(
+            source, messages.path, fold_deltas=fold_deltas, lines=lines, progress=progress
+        )
     return decode_events(source, messages, transform)

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.large.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED
+from replay.large.piece_reader import HELPER_MIN_SIZE, MAX_SUMMARISED, ReadProgress
 from replay.large.pieces import (
     PIECE_SIZE,
     RUN_STARTED_FRAME,
@@ -172,11 +172,12 @@ def _stretchable(piece: bytes) -> bool:
 
 
 def translate_file(
-    source: str, path: str, translator: Translator
+    source: str, path: str, translator: Translator, progress: ReadProgress | None = None
 ) -> Iterator[bytes | Problem] | None:
     """The translated file (`translate_stream`'s items), translated in pieces with a
     helper process; None when the file is small or not made of one-line frames (then
-    translate it as one stream). `translator` collects `changed`."""
+    translate it as one stream). `translator` collects `changed`; `progress` is told
+    as each piece's turn comes, and once at the end."""
     fd = os.open(path, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
@@ -187,11 +188,15 @@ def translate_file(
     if found is None:
         os.close(fd)
         return None
-    return _translated(source, fd, found, translator)
+    return _translated(source, fd, found, translator, progress)
 
 
 def _translated(
-    source: str, fd: int, pieces: Layout, translator: Translator
+    source: str,
+    fd: int,
+    pieces: Layout,
+    translator: Translator,
+    progress: ReadProgress | None = None,
 ) -> Iterator[bytes | Problem]:
     templates = StretchTemplates()  # each process learns its own (the helper forks it empty)
 
@@ -217,6 +222,8 @@ def _translated(
     try:
         done_pieces = in_order(last, helper, local, accept, ahead=IN_FLIGHT, own_ahead=IN_FLIGHT)
         for number, done in enumerate(done_pieces):
+            if progress is not None:
+                progress(source, pieces.starts[number].offset, pieces.size)
             if done.reasoning_before != state:
                 done = compute(number, state)
             translator.changed = translator.changed or done.changed
@@ -230,6 +237,8 @@ def _translated(
         )
         translator.changed = translator.changed or rest.changed
         yield from rest.items
+        if progress is not None:
+            progress(source, pieces.size, pieces.size)
     finally:
         if helper is not None:
             helper.stop()
