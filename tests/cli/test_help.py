@@ -65,6 +65,36 @@ def test_every_page_ends_with_examples_and_the_environment(command: str) -> None
         assert "AGUI_TOKEN" in examples
 
 
+def root_help_page(width: int) -> str:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": str(width), "NO_COLOR": "1"})
+    assert result.exit_code == 0
+    return result.stdout
+
+
+def test_the_root_page_names_every_command_and_ends_with_examples_and_the_environment() -> None:
+    # The README promises examples and the environment at the end of every --help; the
+    # root page had neither, no exit codes, and a summary that left out proxy.
+    page = root_help_page(100)
+    summary = " ".join(page[: page.index("╭")].split())
+    for job in ("replay", "translate", "resume", "migrate", "proxy"):
+        assert job in summary, job
+    assert "Exit codes: 0 success, 1 found something" in summary
+    examples = page[page.index("Examples:") :]
+    for command in COMMANDS:
+        assert re.search(rf"^\s+agui {command}\b", examples, re.MULTILINE), command
+    for name in ("AGUI_TOKEN", "AGUI_DEBUG", "NO_COLOR"):
+        assert name in examples
+
+
+def test_root_page_rows_break_only_where_the_table_wraps() -> None:
+    # migrate's summary spans two source lines; Typer kept that line break inside the
+    # commands table, so the row broke mid-sentence whatever the width.
+    page = root_help_page(200)
+    rows = {line.split()[1]: line for line in page.splitlines() if re.match(r"│ [a-z]+ ", line)}
+    assert set(rows) == set(COMMANDS)
+    assert "pending_interrupts, resume_interrupts, ...) to the interrupt API." in rows["migrate"]
+
+
 def test_docstring_paragraphs_rewrap_to_the_terminal() -> None:
     page = help_page("translate", 200)
     paragraph = "Everything that is not legacy is copied byte for byte; a native stream comes"
