@@ -57,7 +57,8 @@ def translate(
         None,
         "--request",
         metavar="FILE",
-        help="The request body of the recording (default: a NAME.request.json beside it).",
+        help="The request body of the recording (default: NAME.request.json beside NAME.sse, "
+        "or CASE.request.json / CASE.resume.json beside CASE.run1.sse / CASE.run2.sse).",
         show_default=False,
     ),
     check: bool = typer.Option(

@@ -265,3 +265,28 @@ def test_replay_json_help_does_not_promise_normalised_events() -> None:
     help_text = _options("replay")["--json"].help or ""
     assert "normalis" not in help_text
     assert "--normalize" in help_text
+
+
+def test_migrate_exclude_help_names_every_default_exclude() -> None:
+    # It named six of the thirteen (no __pycache__, no .next and the other build folders).
+    from codemods.discovery import DEFAULT_EXCLUDES
+
+    row = " ".join(help_page("migrate", 300).split())
+    for name in DEFAULT_EXCLUDES:
+        assert re.search(rf"(?<![\w.]){re.escape(name)}[,\s]", row), name
+
+
+def test_translate_request_help_names_the_test_bed_pairs_too(tmp_path: Path) -> None:
+    # The help named only NAME.request.json, though CASE.run2.sse is translated with
+    # CASE.resume.json beside it (and CASE.run1.sse with CASE.request.json).
+    page = " ".join(help_page("translate", 300).split())
+    assert "CASE.request.json / CASE.resume.json beside CASE.run1.sse / CASE.run2.sse" in page
+    legacy = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
+    run2 = tmp_path / "case.run2.sse"
+    run2.write_bytes((legacy / "tool-approval.approve.run1.sse").read_bytes())
+    body = json.loads((legacy / "tool-approval.approve.request.json").read_text("utf-8"))
+    body["messages"][0]["content"] = "only in the resume body"
+    (tmp_path / "case.resume.json").write_text(json.dumps(body), "utf-8")
+    result = runner.invoke(app, ["translate", str(run2)])
+    assert result.exit_code == 0, result.stderr
+    assert "only in the resume body" in result.stdout
