@@ -413,7 +413,9 @@ def replay(
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
-    Exit codes: 0 clean, 1 findings (errors; warnings too with --strict), 2 cannot run.
+    stdout gets the timeline with its findings (--json: the events; --check: one line
+    per finding); the summary and errors go to stderr. Exit codes: 0 clean, 1 findings
+    (errors; warnings too with --strict), 2 cannot run.
     """
     with handled_errors():
         from replay.wire.recording import refuse_stdin_twice

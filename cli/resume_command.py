@@ -437,8 +437,10 @@ def resume(
 ) -> None:
     """Answer a paused run's interrupts and post the continuation the TanStack client would.
 
-    Exit codes: 0 finished, 1 RUN_ERROR or invalid stream, 2 usage/validation/transport
-    (nothing sent), 3 paused again, 4 cancelled.
+    The response is shown live as a timeline on stdout (--json: its events; --dry-run:
+    the body; --curl: a curl command). Exit codes: 0 finished, 1 RUN_ERROR or invalid
+    stream, 2 usage or validation (nothing sent) or transport, 3 paused again, 4
+    cancelled.
     """
     from replay.jobs.resume import ResumeJob
     from replay.resume.answers import AnswerOptions

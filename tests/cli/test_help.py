@@ -290,3 +290,19 @@ def test_translate_request_help_names_the_test_bed_pairs_too(tmp_path: Path) -> 
     result = runner.invoke(app, ["translate", str(run2)])
     assert result.exit_code == 0, result.stderr
     assert "only in the resume body" in result.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_page_says_where_its_output_goes_and_its_exit_codes(command: str) -> None:
+    # replay, translate, resume and proxy said what they do but not what they print.
+    page = help_page(command, 300)
+    description = " ".join(page[: page.index("╭")].split())
+    assert "stdout" in description or "prints a diff" in description
+    assert "Exit codes: 0 " in description
+
+
+def test_resume_page_does_not_say_a_transport_failure_sent_nothing() -> None:
+    # A timeout or a non-2xx answer comes after the POST went out; only usage and
+    # validation errors are refused before anything is sent.
+    page = " ".join(help_page("resume", 300).split())
+    assert "2 usage or validation (nothing sent) or transport" in page
