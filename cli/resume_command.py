@@ -427,8 +427,9 @@ def resume(
     record: Path | None = typer.Option(
         None,
         "--record",
-        metavar="FILE",
-        help="Save the response (FILE.sse) and FILE.request.json beside it.",
+        metavar="OUT.sse",
+        help="Save the response to OUT.sse and the request body to OUT.request.json beside "
+        "it (OUT.partial.sse and OUT.partial.request.json when the response is not whole).",
     ),
     json_output: bool = typer.Option(
         False, "--json", help="The response's events as JSON lines (NDJSON) on stdout."

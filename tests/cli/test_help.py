@@ -306,3 +306,33 @@ def test_resume_page_does_not_say_a_transport_failure_sent_nothing() -> None:
     # validation errors are refused before anything is sent.
     page = " ".join(help_page("resume", 300).split())
     assert "2 usage or validation (nothing sent) or transport" in page
+
+
+def test_resume_record_help_names_the_files_it_writes(tmp_path: Path) -> None:
+    # The help read "the response (FILE.sse) and FILE.request.json": given `next.sse`
+    # that promised next.sse.sse; the response goes to the name given, the body beside it
+    # under the name's stem.
+    from tests.resume_http import Route, scripted_server
+
+    page = " ".join(help_page("resume", 300).split())
+    assert "--record OUT.sse Save the response to OUT.sse and the request body to" in page
+    native = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+    answer = (native / "tool-approval.approve.run2.sse").read_bytes()
+    out = tmp_path / "next.sse"
+    with scripted_server({"/chat": Route(answer)}) as server:
+        result = runner.invoke(
+            app,
+            [
+                "resume",
+                "--from",
+                str(native / "tool-approval.approve.run1.sse"),
+                "--approve-all",
+                "--url",
+                server.url("/chat"),
+                "--record",
+                str(out),
+            ],
+        )
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["next.request.json", "next.sse"]
+    assert out.read_bytes() == answer
