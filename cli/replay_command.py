@@ -328,7 +328,7 @@ def replay(
         show_default=False,
     ),
     check: bool = typer.Option(
-        False, "--check", help="Report findings instead of the timeline (exit 1 if any)."
+        False, "--check", help="Report findings instead of the timeline (exit 1 on errors)."
     ),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     json_events: bool = typer.Option(

@@ -361,7 +361,8 @@ def resume(
         [],
         "--payload",
         metavar="JSON|ID=JSON",
-        help="Decision payload for --approve/--reject (repeatable).",
+        help="Decision payload for the one --approve/--reject, or ID= for the one named so "
+        "there (@FILE reads a file; repeatable).",
     ),
     edit: list[str] = typer.Option(
         [],
@@ -377,7 +378,10 @@ def resume(
         [], "--answer", metavar="ID=JSON|ID=@FILE", help="Resolve with this payload (repeatable)."
     ),
     answers_file: str | None = typer.Option(
-        None, "--answers", metavar="FILE", help="JSON answers keyed by id or definition id."
+        None,
+        "--answers",
+        metavar="FILE",
+        help="JSON answers keyed by id, tool name or definition id.",
     ),
     approve_all: bool = typer.Option(False, "--approve-all", help="Approve every approval."),
     cancel_all: bool = typer.Option(False, "--cancel-all", help="Cancel every unanswered item."),

@@ -336,3 +336,59 @@ def test_resume_record_help_names_the_files_it_writes(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["next.request.json", "next.sse"]
     assert out.read_bytes() == answer
+
+
+def test_replay_check_help_says_what_exits_1(tmp_path: Path) -> None:
+    # "(exit 1 if any)", though a warning alone exits 0 unless --strict.
+    assert "(exit 1 on errors)" in help_page("replay", 300)
+    warned = tmp_path / "warned.sse"
+    warned.write_text(
+        'data: {"type":"RUN_STARTED","threadId":"t",\ndata: "runId":"r"}\n\n'
+        'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n'
+    )
+    result = runner.invoke(app, ["replay", "--check", str(warned)])
+    assert (result.exit_code, "[multiline-data]" in result.stdout) == (0, True)
+    assert runner.invoke(app, ["replay", "--check", "--strict", str(warned)]).exit_code == 1
+
+
+def test_resume_payload_and_answers_do_what_their_help_says(tmp_path: Path) -> None:
+    # --payload ID=@FILE and --answers keyed by a tool name, as the help now says.
+    page = " ".join(help_page("resume", 300).split())
+    assert "@FILE reads a file" in page
+    assert "keyed by id, tool name or definition id" in page
+    native = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+    (tmp_path / "reason.json").write_text('{"reason": "limit"}')
+    result = runner.invoke(
+        app,
+        [
+            "resume",
+            "--from",
+            str(native / "tool-approval-schema.reject.run1.sse"),
+            "--reject",
+            "transfer",
+            "--payload",
+            f"transfer=@{tmp_path / 'reason.json'}",
+            "--dry-run",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    (entry,) = json.loads(result.stdout)["resume"]
+    assert entry["payload"] == {"approved": False, "payload": {"reason": "limit"}}
+    (tmp_path / "answers.json").write_text('{"transfer": {"approved": true}}')
+    result = runner.invoke(
+        app,
+        [
+            "resume",
+            "--from",
+            str(native / "tool-approval.approve.run1.sse"),
+            "--answers",
+            str(tmp_path / "answers.json"),
+            "--dry-run",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    (entry,) = json.loads(result.stdout)["resume"]
+    assert (entry["interruptId"], entry["payload"]) == (
+        "approval_call_transfer_1",
+        {"approved": True},
+    )
