@@ -29,7 +29,25 @@ app = typer.Typer(
     help=(
         "Move TanStack AI apps from legacy tool-approval events to native AG-UI interrupts: "
         "replay and check recordings, translate legacy streams, resume paused runs, "
-        "and migrate Python call sites."
+        "migrate Python, TypeScript and JavaScript call sites, and proxy live traffic."
+        "\n\n"
+        "Results go to stdout, everything else to stderr. Exit codes: 0 success, 1 found "
+        "something (findings, changes under --check, a RUN_ERROR), 2 cannot run; "
+        "resume adds 3 (paused again) and 4 (cancelled). 'agui COMMAND --help' shows "
+        "each command's options and examples."
+    ),
+    epilog=help_style.epilog(
+        [
+            ("agui replay --check run.sse", "check a recording (exit 1 on findings)"),
+            ("agui translate run.sse -o native.sse", "a legacy stream as native interrupts"),
+            ("agui resume --from run.sse --approve-all --url URL", "answer a paused run"),
+            ("agui migrate src | git apply", "rewrite legacy call sites"),
+            ("agui proxy --record rec --check --upstream URL", "record and check live traffic"),
+        ],
+        [
+            "AGUI_TOKEN (agui resume) is sent as Authorization: Bearer unless -H gives one",
+            *help_style.ENVIRONMENT,
+        ],
     ),
     no_args_is_help=True,
     add_completion=False,

@@ -58,6 +58,23 @@ def install() -> None:
 def _style_rich_utils(rich_utils: Any) -> None:
     rich_utils.rich_format_error = one_line_error
     rich_utils._fix_linebreaks = join_lines
+    rich_utils._make_command_help = _one_line_summary(rich_utils._make_command_help)
+
+
+def _one_line_summary(make_command_help: Any) -> Any:
+    """`agui --help`'s row for a command, from its docstring's first paragraph re-wrapped.
+
+    In rich markup mode Typer keeps the paragraph's own line breaks, so a summary that
+    spans two source lines broke in the middle of the commands table.
+    """
+
+    def command_help(*, help_text: str, markup_mode: Any) -> Any:
+        first, blank, rest = help_text.strip().partition("\n\n")
+        if not first.startswith("\b"):
+            first = " ".join(first.split())
+        return make_command_help(help_text=first + blank + rest, markup_mode=markup_mode)
+
+    return command_help
 
 
 def join_lines(paragraphs: list[str], markup_mode: Any) -> str:

@@ -75,7 +75,8 @@ def migrate(
         "--exclude",
         metavar="GLOB",
         help="Glob of files or directories to skip, on top of .git, .venv, venv, "
-        "node_modules, build, dist and what .gitignore ignores (repeatable).",
+        "node_modules, build, dist, __pycache__, the JavaScript build folders .next, .nuxt, "
+        ".output, .vinxi, .svelte-kit, .turbo, and what .gitignore ignores (repeatable).",
         show_default=False,
     ),
     false_as: FalseAs | None = typer.Option(

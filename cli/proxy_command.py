@@ -278,7 +278,9 @@ def proxy(
 ) -> None:
     """Proxy an AG-UI chat endpoint: pass-through, --record, --check, or a --native bridge.
 
-    Exit codes: 0 stopped, 1 --check found errors, 2 cannot run.
+    One line per exchange, and with --check each finding, goes to stderr (--json: the
+    exchanges as JSON lines on stdout). Exit codes: 0 stopped, 1 --check found errors,
+    2 cannot run.
     """
     from cli.replay_command import load_tools
 

@@ -335,7 +335,7 @@ def replay(
         show_default=False,
     ),
     check: bool = typer.Option(
-        False, "--check", help="Report findings instead of the timeline (exit 1 if any)."
+        False, "--check", help="Report findings instead of the timeline (exit 1 on errors)."
     ),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     json_events: bool = typer.Option(
@@ -420,7 +420,9 @@ def replay(
 ) -> None:
     """Read, check and show recorded AG-UI runs (SSE, NDJSON or HAR).
 
-    Exit codes: 0 clean, 1 findings (errors; warnings too with --strict), 2 cannot run.
+    stdout gets the timeline with its findings (--json: the events; --check: one line
+    per finding); the summary and errors go to stderr. Exit codes: 0 clean, 1 findings
+    (errors; warnings too with --strict), 2 cannot run.
     """
     with handled_errors():
         from replay.wire.recording import refuse_stdin_twice

@@ -361,7 +361,8 @@ def resume(
         [],
         "--payload",
         metavar="JSON|ID=JSON",
-        help="Decision payload for --approve/--reject (repeatable).",
+        help="Decision payload for the one --approve/--reject, or ID= for the one named so "
+        "there (@FILE reads a file; repeatable).",
     ),
     edit: list[str] = typer.Option(
         [],
@@ -377,7 +378,10 @@ def resume(
         [], "--answer", metavar="ID=JSON|ID=@FILE", help="Resolve with this payload (repeatable)."
     ),
     answers_file: str | None = typer.Option(
-        None, "--answers", metavar="FILE", help="JSON answers keyed by id or definition id."
+        None,
+        "--answers",
+        metavar="FILE",
+        help="JSON answers keyed by id, tool name or definition id.",
     ),
     approve_all: bool = typer.Option(False, "--approve-all", help="Approve every approval."),
     cancel_all: bool = typer.Option(False, "--cancel-all", help="Cancel every unanswered item."),
@@ -427,8 +431,9 @@ def resume(
     record: Path | None = typer.Option(
         None,
         "--record",
-        metavar="FILE",
-        help="Save the response (FILE.sse) and FILE.request.json beside it.",
+        metavar="OUT.sse",
+        help="Save the response to OUT.sse and the request body to OUT.request.json beside "
+        "it (OUT.partial.sse and OUT.partial.request.json when the response is not whole).",
     ),
     json_output: bool = typer.Option(
         False, "--json", help="The response's events as JSON lines (NDJSON) on stdout."
@@ -437,8 +442,10 @@ def resume(
 ) -> None:
     """Answer a paused run's interrupts and post the continuation the TanStack client would.
 
-    Exit codes: 0 finished, 1 RUN_ERROR or invalid stream, 2 usage/validation/transport
-    (nothing sent), 3 paused again, 4 cancelled.
+    The response is shown live as a timeline on stdout (--json: its events; --dry-run:
+    the body; --curl: a curl command). Exit codes: 0 finished, 1 RUN_ERROR or invalid
+    stream, 2 usage or validation (nothing sent) or transport, 3 paused again, 4
+    cancelled.
     """
     from replay.jobs.resume import ResumeJob
     from replay.resume.answers import AnswerOptions

@@ -58,7 +58,8 @@ def translate(
         None,
         "--request",
         metavar="FILE",
-        help="The request body of the recording (default: a NAME.request.json beside it).",
+        help="The request body of the recording (default: NAME.request.json beside NAME.sse, "
+        "or CASE.request.json / CASE.resume.json beside CASE.run1.sse / CASE.run2.sse).",
         show_default=False,
     ),
     check: bool = typer.Option(
@@ -78,8 +79,9 @@ def translate(
     """Translate legacy approval events into the native interrupt terminal.
 
     Everything that is not legacy is copied byte for byte; a native stream comes out
-    unchanged. Exit codes: 0 done (or native under --check), 1 legacy events found
-    under --check, 2 cannot run.
+    unchanged. The stream goes to stdout (or -o FILE, or back into each file with
+    --write), one notice per change to stderr. Exit codes: 0 done (or native under
+    --check), 1 legacy events found under --check, 2 cannot run.
     """
     in_place = in_place or in_place_alias
     with handled_errors():

@@ -65,6 +65,36 @@ def test_every_page_ends_with_examples_and_the_environment(command: str) -> None
         assert "AGUI_TOKEN" in examples
 
 
+def root_help_page(width: int) -> str:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": str(width), "NO_COLOR": "1"})
+    assert result.exit_code == 0
+    return result.stdout
+
+
+def test_the_root_page_names_every_command_and_ends_with_examples_and_the_environment() -> None:
+    # The README promises examples and the environment at the end of every --help; the
+    # root page had neither, no exit codes, and a summary that left out proxy.
+    page = root_help_page(100)
+    summary = " ".join(page[: page.index("╭")].split())
+    for job in ("replay", "translate", "resume", "migrate", "proxy"):
+        assert job in summary, job
+    assert "Exit codes: 0 success, 1 found something" in summary
+    examples = page[page.index("Examples:") :]
+    for command in COMMANDS:
+        assert re.search(rf"^\s+agui {command}\b", examples, re.MULTILINE), command
+    for name in ("AGUI_TOKEN", "AGUI_DEBUG", "NO_COLOR"):
+        assert name in examples
+
+
+def test_root_page_rows_break_only_where_the_table_wraps() -> None:
+    # migrate's summary spans two source lines; Typer kept that line break inside the
+    # commands table, so the row broke mid-sentence whatever the width.
+    page = root_help_page(200)
+    rows = {line.split()[1]: line for line in page.splitlines() if re.match(r"│ [a-z]+ ", line)}
+    assert set(rows) == set(COMMANDS)
+    assert "pending_interrupts, resume_interrupts, ...) to the interrupt API." in rows["migrate"]
+
+
 def test_docstring_paragraphs_rewrap_to_the_terminal() -> None:
     page = help_page("translate", 200)
     paragraph = "Everything that is not legacy is copied byte for byte; a native stream comes"
@@ -235,3 +265,130 @@ def test_replay_json_help_does_not_promise_normalised_events() -> None:
     help_text = _options("replay")["--json"].help or ""
     assert "normalis" not in help_text
     assert "--normalize" in help_text
+
+
+def test_migrate_exclude_help_names_every_default_exclude() -> None:
+    # It named six of the thirteen (no __pycache__, no .next and the other build folders).
+    from codemods.discovery import DEFAULT_EXCLUDES
+
+    row = " ".join(help_page("migrate", 300).split())
+    for name in DEFAULT_EXCLUDES:
+        assert re.search(rf"(?<![\w.]){re.escape(name)}[,\s]", row), name
+
+
+def test_translate_request_help_names_the_test_bed_pairs_too(tmp_path: Path) -> None:
+    # The help named only NAME.request.json, though CASE.run2.sse is translated with
+    # CASE.resume.json beside it (and CASE.run1.sse with CASE.request.json).
+    page = " ".join(help_page("translate", 300).split())
+    assert "CASE.request.json / CASE.resume.json beside CASE.run1.sse / CASE.run2.sse" in page
+    legacy = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
+    run2 = tmp_path / "case.run2.sse"
+    run2.write_bytes((legacy / "tool-approval.approve.run1.sse").read_bytes())
+    body = json.loads((legacy / "tool-approval.approve.request.json").read_text("utf-8"))
+    body["messages"][0]["content"] = "only in the resume body"
+    (tmp_path / "case.resume.json").write_text(json.dumps(body), "utf-8")
+    result = runner.invoke(app, ["translate", str(run2)])
+    assert result.exit_code == 0, result.stderr
+    assert "only in the resume body" in result.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_page_says_where_its_output_goes_and_its_exit_codes(command: str) -> None:
+    # replay, translate, resume and proxy said what they do but not what they print.
+    page = help_page(command, 300)
+    description = " ".join(page[: page.index("╭")].split())
+    assert "stdout" in description or "prints a diff" in description
+    assert "Exit codes: 0 " in description
+
+
+def test_resume_page_does_not_say_a_transport_failure_sent_nothing() -> None:
+    # A timeout or a non-2xx answer comes after the POST went out; only usage and
+    # validation errors are refused before anything is sent.
+    page = " ".join(help_page("resume", 300).split())
+    assert "2 usage or validation (nothing sent) or transport" in page
+
+
+def test_resume_record_help_names_the_files_it_writes(tmp_path: Path) -> None:
+    # The help read "the response (FILE.sse) and FILE.request.json": given `next.sse`
+    # that promised next.sse.sse; the response goes to the name given, the body beside it
+    # under the name's stem.
+    from tests.resume_http import Route, scripted_server
+
+    page = " ".join(help_page("resume", 300).split())
+    assert "--record OUT.sse Save the response to OUT.sse and the request body to" in page
+    native = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+    answer = (native / "tool-approval.approve.run2.sse").read_bytes()
+    out = tmp_path / "next.sse"
+    with scripted_server({"/chat": Route(answer)}) as server:
+        result = runner.invoke(
+            app,
+            [
+                "resume",
+                "--from",
+                str(native / "tool-approval.approve.run1.sse"),
+                "--approve-all",
+                "--url",
+                server.url("/chat"),
+                "--record",
+                str(out),
+            ],
+        )
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["next.request.json", "next.sse"]
+    assert out.read_bytes() == answer
+
+
+def test_replay_check_help_says_what_exits_1(tmp_path: Path) -> None:
+    # "(exit 1 if any)", though a warning alone exits 0 unless --strict.
+    assert "(exit 1 on errors)" in help_page("replay", 300)
+    warned = tmp_path / "warned.sse"
+    warned.write_text(
+        'data: {"type":"RUN_STARTED","threadId":"t",\ndata: "runId":"r"}\n\n'
+        'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n'
+    )
+    result = runner.invoke(app, ["replay", "--check", str(warned)])
+    assert (result.exit_code, "[multiline-data]" in result.stdout) == (0, True)
+    assert runner.invoke(app, ["replay", "--check", "--strict", str(warned)]).exit_code == 1
+
+
+def test_resume_payload_and_answers_do_what_their_help_says(tmp_path: Path) -> None:
+    # --payload ID=@FILE and --answers keyed by a tool name, as the help now says.
+    page = " ".join(help_page("resume", 300).split())
+    assert "@FILE reads a file" in page
+    assert "keyed by id, tool name or definition id" in page
+    native = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
+    (tmp_path / "reason.json").write_text('{"reason": "limit"}')
+    result = runner.invoke(
+        app,
+        [
+            "resume",
+            "--from",
+            str(native / "tool-approval-schema.reject.run1.sse"),
+            "--reject",
+            "transfer",
+            "--payload",
+            f"transfer=@{tmp_path / 'reason.json'}",
+            "--dry-run",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    (entry,) = json.loads(result.stdout)["resume"]
+    assert entry["payload"] == {"approved": False, "payload": {"reason": "limit"}}
+    (tmp_path / "answers.json").write_text('{"transfer": {"approved": true}}')
+    result = runner.invoke(
+        app,
+        [
+            "resume",
+            "--from",
+            str(native / "tool-approval.approve.run1.sse"),
+            "--answers",
+            str(tmp_path / "answers.json"),
+            "--dry-run",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    (entry,) = json.loads(result.stdout)["resume"]
+    assert (entry["interruptId"], entry["payload"]) == (
+        "approval_call_transfer_1",
+        {"approved": True},
+    )
