@@ -255,7 +255,9 @@ def junit_report(
             failure = ElementTree.SubElement(
                 case,
                 "failure",
-                message=f"{len(failing)} finding{'s' if len(failing) != 1 else ''}",
+                # What fails the case (errors; warnings too under --strict): the
+                # other findings are its output, not counted here.
+                message=f"{len(failing)} error{'s' if len(failing) != 1 else ''}",
                 type=failing[0].rule,
             )
             failure.text = _xml_text("\n".join(str(p) for p in failing))

@@ -33,7 +33,7 @@ def test_findings_go_to_the_recording_or_har_entry_that_holds_them() -> None:
     root = ElementTree.fromstring(junit_report(found, ["a.sse", "b.har", "x#y.sse"]))
     cases = {case.get("name"): case for case in root.iter("testcase")}
     assert list(cases) == ["a.sse", "b.har", "x#y.sse", "elsewhere.sse"]
-    assert cases["a.sse"].find("failure").get("message") == "1 finding"  # type: ignore[union-attr]
+    assert cases["a.sse"].find("failure").get("message") == "1 error"  # type: ignore[union-attr]
     har_failure = cases["b.har"].find("failure")
     assert har_failure is not None
     assert "'m3'" in (har_failure.text or "")
@@ -54,7 +54,7 @@ def test_a_hundred_thousand_findings_take_linear_time() -> None:
     report = junit_report(found, ["big.sse"])
     assert time.perf_counter() - started < 15
     assert report.count("\n") > 100_000
-    assert 'message="66666 findings"' in report
+    assert 'message="66666 errors"' in report
 
 
 def test_findings_are_never_compared_with_each_other(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,3 +100,19 @@ def test_any_message_and_source_make_well_formed_xml(message: str, source: str) 
     found = [Problem("unknown-event", Severity.ERROR, message, Location(source, 1, 0, 0))]
     root = ElementTree.fromstring(junit_report(found, [source]).encode("utf-8", "surrogatepass"))
     assert root.find("testsuite").get("failures") == "1"  # type: ignore[union-attr]
+
+
+def test_a_failure_counts_what_fails_the_case_and_strict_counts_warnings_too() -> None:
+    found = [
+        _finding("a.sse", 1, Severity.ERROR),
+        _finding("a.sse", 2, Severity.WARNING),
+        _finding("a.sse", 3, Severity.ERROR),
+    ]
+    for strict, message, listed in ((False, "2 errors", 2), (True, "3 errors", 3)):
+        root = ElementTree.fromstring(junit_report(found, ["a.sse"], strict=strict))
+        failure = root.find("testsuite/testcase/failure")
+        assert failure is not None
+        assert failure.get("message") == message
+        assert len((failure.text or "").splitlines()) == listed
+        output = root.find("testsuite/testcase/system-out")
+        assert (output is None) == strict
