@@ -15,6 +15,7 @@ table and requires the committed one to be exactly this module's output.
 from __future__ import annotations
 
 import json
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -237,9 +238,38 @@ def render() -> str:
     )
 
 
-def main() -> None:
-    TABLE_PATH.write_text(render(), encoding="utf-8")
+def main(argv: list[str] | None = None) -> int:
+    """Write the table (atomically: a half-written table would break every import of
+    it), or with `--check` only say whether the committed one is up to date."""
+    import argparse
+    import os
+
+    parser = argparse.ArgumentParser(
+        prog="python -m replay.wire.event_schema_gen",
+        description="Regenerate replay/wire/event_schema_table.py from the installed "
+        "ag_ui.core (run it after upgrading ag-ui-protocol).",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the committed table differs from what it would be",
+    )
+    arguments = parser.parse_args(argv)
+    table = render()
+    current = TABLE_PATH.read_text("utf-8") if TABLE_PATH.exists() else None
+    if arguments.check:
+        if current != table:
+            print(f"{TABLE_PATH}: out of date; regenerate it", file=sys.stderr)
+            return 1
+        return 0
+    if current == table:
+        return 0
+    temporary = TABLE_PATH.with_name(f".{TABLE_PATH.name}.tmp")
+    temporary.write_text(table, encoding="utf-8")
+    os.replace(temporary, TABLE_PATH)
+    print(f"{TABLE_PATH}: regenerated", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -205,3 +205,21 @@ def test_a_proven_event_carries_checked_and_builds_its_model_on_reading() -> Non
     model: Any = item.event
     assert model is not None
     assert model.run_id == "r"
+
+
+def test_the_generator_checks_or_rewrites_a_stale_table_and_help_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale = tmp_path / "event_schema_table.py"
+    stale.write_text("TABLE = {}\n", encoding="utf-8")
+    monkeypatch.setattr(event_schema_gen, "TABLE_PATH", stale)
+    with pytest.raises(SystemExit) as stop:
+        event_schema_gen.main(["--help"])
+    assert stop.value.code == 0
+    assert event_schema_gen.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert stale.read_text("utf-8") == "TABLE = {}\n"
+    assert event_schema_gen.main([]) == 0
+    assert stale.read_text("utf-8") == event_schema_gen.render()
+    assert event_schema_gen.main(["--check"]) == 0
+    assert [path.name for path in tmp_path.iterdir()] == ["event_schema_table.py"]
