@@ -216,8 +216,9 @@ async def _forward(
     def on_end(end: End) -> None:
         complete = end is End.COMPLETE and state.failure is None
         saved = None
+        details = [state.failure] if state.failure else []
         if record is not None:
-            saved = record.finish(
+            written = record.finish(
                 complete=complete,
                 method=method,
                 path=path,
@@ -225,7 +226,10 @@ async def _forward(
                 request_headers=request.headers.items(),
                 response_headers=response.headers.multi_items(),
                 end=state.failure or str(end),
-            ).stream
+            )
+            saved = written.stream
+            if written.error is not None:
+                details.append(written.error)
         if check is not None:
             check.end()
         outcome = "complete" if complete else ("failed" if state.failure else str(end))
@@ -236,7 +240,7 @@ async def _forward(
             response.status_code,
             *ids,
             end=outcome,
-            detail=state.failure,
+            detail="; ".join(details) or None,
             saved=saved,
         )
         _log(session, entry)

@@ -7,6 +7,10 @@ arrived, under `NNN-<runId>.partial.sse`, so a glob of `*.sse` still finds it an
 `agui replay --check` reports its missing terminal. The request body goes beside it as
 `….request.json` (the sidecar `agui replay` and `agui resume --from` pair up), and the
 exchange's status and headers — credentials redacted — as `….exchange.json`.
+
+Recording is a tap: a disk that fills up or a directory that disappears never breaks
+the exchange it records. The failure is kept as `Saved.error` (the proxy prints it with
+the exchange), the half-written temp file is removed, and the client's stream goes on.
 """
 
 from __future__ import annotations
@@ -37,8 +41,17 @@ def file_stem(number: int, run_id: str | None) -> str:
 class Saved:
     """Where an exchange was written, and whether its stream was complete."""
 
-    stream: Path
+    stream: Path | None
+    """None when the stream could not be written (`error` says why)."""
     complete: bool
+    error: str | None = None
+    """`not recorded: …` or `recorded without its sidecars: …`; None when all went well."""
+
+
+def _reason(error: OSError) -> str:
+    """`PATH: what went wrong`, the way the rest of agui words a file it cannot write."""
+    what = error.strerror or str(error)
+    return f"{error.filename}: {what}" if error.filename else what
 
 
 class Recorder:
@@ -77,12 +90,30 @@ class RecordedExchange:
         self.number = number
         self.stem = stem
         self.request = request
-        self._stream = AtomicFile(recorder.directory / f"{stem}.sse")
         self._bytes = 0
+        self._failure: str | None = None
+        self._stream: AtomicFile | None = None
+        try:
+            self._stream = AtomicFile(recorder.directory / f"{stem}.sse")
+        except OSError as error:
+            self._failure = _reason(error)
 
     def write(self, chunk: bytes) -> None:
-        self._stream.write(chunk)
+        if self._stream is None:
+            return
+        try:
+            self._stream.write(chunk)
+        except OSError as error:
+            self._fail(error)
+            return
         self._bytes += len(chunk)
+
+    def _fail(self, error: OSError) -> None:
+        """Give up on this recording: note why and remove the half-written temp file."""
+        self._failure = _reason(error)
+        if self._stream is not None:
+            self._stream.discard()
+            self._stream = None
 
     def finish(
         self,
@@ -95,14 +126,21 @@ class RecordedExchange:
         response_headers: Iterable[tuple[str, str]],
         end: str,
     ) -> Saved:
-        """Move the stream into place (as `.partial.sse` when incomplete) with its sidecars."""
+        """Move the stream into place (as `.partial.sse` when incomplete) with its sidecars.
+
+        Never raises for the disk: what could not be written is `Saved.error`.
+        """
         directory = self.recorder.directory
         stem = self.stem if complete else f"{self.stem}.partial"
         target = directory / f"{stem}.sse"
-        self._stream.path = target
-        self._stream.commit()
-        if _is_object(self.request):
-            write_atomic(directory / f"{stem}.request.json", self.request)
+        if self._stream is not None:
+            try:
+                self._stream.path = target
+                self._stream.commit()
+            except OSError as error:
+                self._fail(error)
+        if self._stream is None:
+            return Saved(None, complete, f"not recorded: {self._failure}")
         meta: dict[str, Any] = {
             "exchange": self.number,
             "method": method,
@@ -115,11 +153,18 @@ class RecordedExchange:
             "responseHeaders": redacted(response_headers, self.recorder.redact),
         }
         text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
-        write_atomic(directory / f"{stem}.exchange.json", text.encode("utf-8"))
+        try:
+            if _is_object(self.request):
+                write_atomic(directory / f"{stem}.request.json", self.request)
+            write_atomic(directory / f"{stem}.exchange.json", text.encode("utf-8"))
+        except OSError as error:
+            # the stream itself is in place and replays on its own
+            return Saved(target, complete, f"recorded without its sidecars: {_reason(error)}")
         return Saved(target, complete)
 
     def discard(self) -> None:
-        self._stream.discard()
+        if self._stream is not None:
+            self._stream.discard()
 
 
 def _is_object(raw: bytes) -> bool:
