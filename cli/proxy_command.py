@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
-from cli.errors import ExitCode, handled_errors, stderr
+from cli.errors import ExitCode, handled_errors, silence_stdout, stderr
 from cli.visible_text import visible
 from replay.wire.errors import InvalidRequest
 
@@ -164,11 +164,24 @@ def run_proxy(
         out.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
 
     lock = threading.Lock()  # exchanges end on the server's threads
+    reader_gone = threading.Event()
+    server: ProxyServer | None = None
 
     def emit(record: dict[str, Any], stream: IO[str]) -> None:
         with lock:
-            stream.write(json.dumps(record, ensure_ascii=False) + "\n")
-            stream.flush()
+            if reader_gone.is_set() and stream is sys.stdout:
+                return
+            try:
+                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+                stream.flush()
+            except BrokenPipeError:
+                # Whoever read the JSON lines is gone: stop as any writer to a closed pipe
+                # does. Raising here would instead cut the exchange being reported.
+                if stream is not sys.stdout:
+                    raise
+                reader_gone.set()
+                if server is not None:
+                    server.request_stop()
 
     findings_to = sys.stderr if request.json_output else sys.stdout
 
@@ -208,14 +221,15 @@ def run_proxy(
         say("agui proxy: stopped")
     finally:
         server.shutdown()
-    if checker is None:
-        return ExitCode.OK
-    counts = checker.counts
-    say(
-        f"agui proxy: checked {checker.exchanges} exchange(s): {counts[Severity.ERROR]} errors,"
-        f" {counts[Severity.WARNING]} warnings, {counts[Severity.NOTICE]} notices"
-    )
-    return ExitCode.FINDINGS if counts[Severity.ERROR] else ExitCode.OK
+    code = ExitCode.OK
+    if checker is not None:
+        counts = checker.counts
+        say(
+            f"agui proxy: checked {checker.exchanges} exchange(s): {counts[Severity.ERROR]}"
+            f" errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTICE]} notices"
+        )
+        code = ExitCode.FINDINGS if counts[Severity.ERROR] else ExitCode.OK
+    return silence_stdout() if reader_gone.is_set() else code
 
 
 def proxy(

@@ -50,6 +50,10 @@ class ProxyServer:
     def wait(self, poll: float = 0.2) -> None:
         self._http.wait(poll)
 
+    def request_stop(self) -> None:
+        """Ask `wait()` to return, from any thread, without waiting (see `BackgroundServer`)."""
+        self._http.request_stop()
+
     def shutdown(self) -> None:
         """Stop serving; then wait until every started exchange has been checked."""
         self._http.stop()

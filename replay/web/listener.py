@@ -135,13 +135,19 @@ class BackgroundServer:
         while not self._finished.wait(poll):
             pass
 
+    def request_stop(self) -> None:
+        """Ask for a stop without waiting for it: safe from the server's own thread (a
+        request's callback), where `stop()` would wait for itself. `wait()` returns
+        once uvicorn has closed everything."""
+        self.stopping.set()
+        self._server.should_exit = True
+
     def stop(self) -> None:
         """Cut streams short, stop accepting, close every connection. Idempotent."""
         if self._closed:
             return
         self._closed = True
-        self.stopping.set()
-        self._server.should_exit = True
+        self.request_stop()
         if self._thread is not None:
             # uvicorn gives connections the graceful deadline, then cancels them.
             self._finished.wait(self._deadline + 3)

@@ -9,6 +9,7 @@ process ended with the open recording unwritten (an empty `.agui-tmp` file left)
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -98,3 +99,37 @@ def test_a_stop_keeps_what_an_open_stream_had_sent(stop: signal.Signals, tmp_pat
     assert kept.startswith(FIRST)
     assert kept.startswith(b"".join(received))
     assert "#1 POST /chat runId=r1 -> 200 cut (recorded" in stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closes a pipe")
+def test_a_json_reader_that_leaves_stops_the_proxy_after_a_whole_exchange(
+    tmp_path: Path,
+) -> None:
+    # Before, every later exchange lost its final chunk (the client saw a cut stream)
+    # and the proxy ran on with nobody reading.
+    answer = [FIRST, b'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r1"}\n\n']
+    with scripted_server({"/chat": Route(body=answer)}) as upstream:
+        args = ["proxy", "--json", "--upstream", upstream.url(""), "--listen", "0"]
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from cli.app import main; main()", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert process.stdout is not None
+            assert process.stderr is not None
+            url = json.loads(process.stdout.readline())["url"]
+            process.stdout.close()  # the reader goes away
+            response = httpx.post(url + "/chat", json={"runId": "r1"}, timeout=10)
+            process.wait(timeout=15)
+            stderr = process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stderr is not None:
+                process.stderr.close()
+    assert response.content == b"".join(answer)
+    assert process.returncode == 141
+    assert "Traceback" not in stderr
