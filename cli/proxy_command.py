@@ -239,7 +239,8 @@ def proxy(
     listen: str = typer.Option(
         DEFAULT_LISTEN, "--listen", metavar="[HOST:]PORT", help="Where to listen (0: any port)."
     ),
-    record: Path | None = typer.Option(
+    # a str, not a Path: Path("") is ".", and an empty name (an unset $VAR) must be refused
+    record: str | None = typer.Option(
         None,
         "--record",
         metavar="DIR",
@@ -299,10 +300,12 @@ def proxy(
     with handled_errors():
         if findings_format is not None and not check:
             raise InvalidRequest("--format formats --check's findings; add --check")
+        if record == "":
+            raise InvalidRequest("--record: an empty directory name: give a directory (. for here)")
         request = ProxyRequest(
             upstream=upstream,
             listen=listen,
-            record=record,
+            record=Path(record) if record is not None else None,
             check=check,
             redact=tuple(redact),
             cors=cors,
