@@ -15,10 +15,12 @@ the exchange), the half-written temp file is removed, and the client's stream go
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -26,7 +28,8 @@ from typing import Any, Final
 from replay.proxy.headers import redacted
 from replay.resume.client import AtomicFile, write_atomic
 
-_NUMBERED: Final = re.compile(r"^(\d{3,})-")
+_NUMBERED: Final = re.compile(r"^\.?(\d{3,})-")
+"""A recorded file's number; the leading dot is a temp file still being written."""
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 NO_RUN_ID: Final = "no-run-id"
 
@@ -55,7 +58,14 @@ def _reason(error: OSError) -> str:
 
 
 class Recorder:
-    """Numbers exchanges from one past the highest already in the directory."""
+    """Numbers exchanges from one past the highest already in the directory.
+
+    Another proxy (or a second `agui proxy` started by mistake) may record into the same
+    directory at the same time: each number is claimed under a lock on the directory,
+    from what is there at that moment — other writers' temp files, which carry the
+    number, included — so two exchanges never share a name and neither replaces the
+    other.
+    """
 
     def __init__(self, directory: Path, *, redact: Iterable[str] = ()) -> None:
         if directory.exists() and not directory.is_dir():
@@ -68,18 +78,44 @@ class Recorder:
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
         self.redact = tuple(redact)
-        numbers = [
-            int(match.group(1))
-            for entry in directory.iterdir()
-            if (match := _NUMBERED.match(entry.name))
-        ]
-        self._next = max(numbers, default=0) + 1
+        self._next = self._highest() + 1
+
+    def _highest(self) -> int:
+        """The highest number in the directory, a pending temp file's included."""
+        try:
+            names = [entry.name for entry in os.scandir(self.directory)]
+        except OSError:
+            return 0  # the directory is gone: opening the exchange will say so
+        numbers = [int(match.group(1)) for name in names if (match := _NUMBERED.match(name))]
+        return max(numbers, default=0)
 
     def open(self, run_id: str | None, request: bytes) -> RecordedExchange:
         """Start writing one exchange (numbers are taken in the order exchanges start)."""
-        number = self._next
-        self._next += 1
-        return RecordedExchange(self, number, file_stem(number, run_id), request)
+        with _locked(self.directory):
+            number = max(self._next, self._highest() + 1)
+            self._next = number + 1
+            # created under the lock: its temp file is what shows the number is taken
+            return RecordedExchange(self, number, file_stem(number, run_id), request)
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `directory` (none where the system has no flock)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: numbers still come from what the directory holds
+        yield
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        yield  # the directory is gone: opening the exchange will say so
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 class RecordedExchange:

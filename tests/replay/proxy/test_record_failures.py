@@ -8,6 +8,7 @@ neither exchange was logged.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -96,3 +97,35 @@ def test_a_record_directory_gone_meanwhile_still_forwards(tmp_path: Path) -> Non
     assert logged[0].saved is None
     assert logged[0].detail == f"not recorded: {record / '001-r1.sse'}: Not a directory"
     assert record.read_text() == "now a file\n"
+
+
+def test_two_proxies_recording_into_one_directory_never_share_a_name(tmp_path: Path) -> None:
+    # Before, each proxy numbered from what the directory held when it started: the
+    # second one's 001-r1.sse replaced the first one's, and both logs named 001-r1.sse.
+    record = tmp_path / "rec"
+    routes = {
+        "/chat": Route(body=SMALL),
+        "/open": Route(body=[START, DELTA], trickle=0.05, endless=True),
+    }
+    with scripted_server(routes) as upstream:
+        options = ProxyOptions(upstream=upstream.url(""), record=record)
+        with (
+            ProxyServer(options) as first,
+            ProxyServer(options) as second,
+            # an exchange of the first still streaming: its number is taken already
+            httpx.stream("POST", first.url + "/open", json={"runId": "r1"}) as held,
+        ):
+            next(held.iter_raw())
+            for server, tag in ((second, "b"), (first, "c"), (second, "d")):
+                body = {"runId": "r1", "tag": tag}
+                response = httpx.post(server.url + "/chat", json=body, timeout=10)
+                assert response.content == b"".join(SMALL)
+    names = sorted(path.name for path in record.iterdir() if path.suffix == ".json")
+    assert names == [
+        "001-r1.partial.exchange.json",
+        "001-r1.partial.request.json",
+        *[f"00{n}-r1.{kind}.json" for n in (2, 3, 4) for kind in ("exchange", "request")],
+    ]
+    tags = [json.loads((record / f"00{n}-r1.request.json").read_text())["tag"] for n in (2, 3, 4)]
+    assert tags == ["b", "c", "d"]
+    assert not [path for path in record.iterdir() if path.name.startswith(".")]
