@@ -26,7 +26,12 @@ from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
     from replay.serve.request_log import RequestLog
+    from replay.serve.served_runs import Recording
     from replay.serve.server import ReplayServer
+    from replay.wire.problems import Problem
+
+LEGACY_RULE = "legacy-approval-event"
+"""The decode rule of a legacy approval event (`replay.wire.events`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +142,7 @@ def run_serve(
             recording, host=host, port=port, options=options, logger=logger, cors=cors
         )
         try:
-            _announce(out, server, request.recordings, len(recording.runs), options)
+            _announce(out, server, request.recordings, recording, options)
             if on_ready is not None:
                 on_ready(server)
             with _sigterm_as_interrupt():
@@ -153,8 +158,9 @@ def run_serve(
 
 
 def _announce(
-    out: Console, server: ReplayServer, names: Sequence[str], runs: int, options: Any
+    out: Console, server: ReplayServer, names: Sequence[str], recording: Recording, options: Any
 ) -> None:
+    runs = len(recording.runs)
     if not server.loopback:
         out.print(
             f"agui: warning: listening on {server.host}, not loopback: anyone who can reach"
@@ -171,9 +177,49 @@ def _announce(
         highlight=False,
         soft_wrap=True,
     )
+    _warn_problems(out, recording.problems, native=options.native)
     out.print(
         f"agui replay: listening on {server.url}  (Ctrl-C to stop)", markup=False, highlight=False
     )
+
+
+SHOWN_PROBLEMS = 3
+"""Decode problems named at startup; `agui replay --check` lists every one."""
+
+
+def _warn_problems(out: Console, problems: Sequence[Problem], *, native: bool) -> None:
+    """Say that the recording has problems before a client meets them.
+
+    The server streams what it could decode (a line that is not JSON is skipped, an
+    invalid event goes out as recorded); without a word a client's odd behaviour would
+    be blamed on the client.
+    """
+    from replay.wire.problems import Severity
+
+    # --native's translation notices say what was translated, not what is wrong
+    problems = [problem for problem in problems if problem.severity is not Severity.NOTICE]
+    if not problems:
+        return
+    count = len(problems)
+    out.print(
+        f"agui replay: warning: {count} problem{'' if count == 1 else 's'} in the recording,"
+        " served as decoded (agui replay --check lists them all):",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+    for problem in problems[:SHOWN_PROBLEMS]:
+        out.print(f"  {visible(str(problem))}", markup=False, highlight=False, soft_wrap=True)
+    if count > SHOWN_PROBLEMS:
+        out.print(f"  … and {count - SHOWN_PROBLEMS} more", markup=False, highlight=False)
+    if not native and any(problem.rule == LEGACY_RULE for problem in problems):
+        out.print(
+            "agui replay: a current client cannot resolve legacy approval events;"
+            " add --native to serve them as native interrupts",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @contextmanager
