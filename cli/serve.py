@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -128,14 +128,33 @@ def run_serve(
         tools=request.tools,
     )
     recording = load_recording(list(request.recordings), options)
+    if request.log is not None:
+        _refuse_log_over_recording(request.log, request.recordings)
     log_file = JsonLinesLog(request.log) if request.log is not None else None
+    log_lock = threading.Lock()
 
     def logger(entry: RequestLog) -> None:
+        nonlocal log_file
         out.print(
             f"[{_style(entry)}]{escape(render_request(entry))}[/]", soft_wrap=True, highlight=False
         )
-        if log_file is not None:
-            log_file(entry)
+        with log_lock:
+            if log_file is None:
+                return
+            try:
+                log_file(entry)
+            except OSError as error:
+                # A full disk must not turn every answer into a 500: say so once, serve on.
+                out.print(
+                    f"agui replay: warning: --log {request.log}: cannot write"
+                    f" ({error.strerror or error}); requests are no longer logged there",
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
+                )
+                with suppress(OSError):
+                    log_file.close()
+                log_file = None
 
     try:
         server = ReplayServer(
@@ -153,8 +172,22 @@ def run_serve(
             server.shutdown()
     finally:
         if log_file is not None:
-            log_file.close()
+            with suppress(OSError):
+                log_file.close()
     return ExitCode.OK
+
+
+def _refuse_log_over_recording(log: Path, recordings: Sequence[str]) -> None:
+    """`--log` naming a recording being served would append request lines to it."""
+    import os
+
+    for name in recordings:
+        with suppress(OSError):
+            if name != "-" and os.path.samefile(log, name):
+                raise InvalidRequest(
+                    f"--log: {log} is a recording being served; its requests would be"
+                    " appended to it: log to another file"
+                )
 
 
 def _announce(
