@@ -298,7 +298,7 @@ def _failed(
     path: str,
     ids: tuple[str | None, str | None],
 ) -> Response:
-    reason = upstream_reason(error, session.options.upstream)
+    reason = upstream_reason(error, session.options.upstream, answered=False)
     _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
     return _event_response(run_error_frame(reason, clock=session.clock))
 
