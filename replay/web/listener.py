@@ -49,7 +49,8 @@ def bind(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
         sock.listen(backlog)
     except OSError as error:
         sock.close()
-        raise AguiError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        shown = f"[{host}]" if ":" in host else host  # as it is written back: [::1]:8000
+        raise AguiError(f"cannot listen on {shown}:{port}: {error.strerror or error}") from None
     return sock
 
 
