@@ -134,6 +134,7 @@ def run_proxy(
     from replay.proxy.app import ProxyOptions
     from replay.proxy.live_check import LiveChecker
     from replay.proxy.server import ProxyServer
+    from replay.resume.client import display_url
     from replay.serve.server import parse_address
     from replay.web.cors import check_origin
     from replay.wire.problems import Severity
@@ -207,7 +208,7 @@ def run_proxy(
                 " this machine can use this proxy"
             )
         mode = "bridging legacy to native" if request.native else "passing through"
-        say(f"agui proxy: {mode} to {upstream}")
+        say(f"agui proxy: {mode} to {display_url(upstream)}")
         if request.record is not None:
             say(f"agui proxy: recording exchanges in {request.record}")
         say(f"agui proxy: listening on {server.url}  (Ctrl-C to stop)")

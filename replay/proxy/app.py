@@ -33,6 +33,7 @@ from replay.proxy.headers import end_to_end, header
 from replay.proxy.live_check import ExchangeCheck, LiveChecker
 from replay.proxy.recorder import RecordedExchange, Recorder
 from replay.proxy.upstream import Pipe, UpstreamError, pipe_target
+from replay.resume.client import display_url
 from replay.web.bodies import BodyTooLarge, read_body
 from replay.web.cors import with_cors
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
@@ -95,6 +96,12 @@ class _Session:
     pipe: Pipe | None = None
     count: int = 0
     clock: Callable[[], float] = field(default=time.time)
+
+    @property
+    def shown_upstream(self) -> str:
+        """The upstream URL as messages show it: a `user:password@` part left out (the
+        reasons go to the terminal, the `--json` log and the client's `RUN_ERROR`)."""
+        return display_url(self.options.upstream)
 
     def next_number(self) -> int:
         self.count += 1
@@ -298,7 +305,7 @@ def _failed(
     path: str,
     ids: tuple[str | None, str | None],
 ) -> Response:
-    reason = upstream_reason(error, session.options.upstream, answered=False)
+    reason = upstream_reason(error, session.shown_upstream, answered=False)
     _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
     return _event_response(run_error_frame(reason, clock=session.clock))
 
@@ -344,7 +351,7 @@ async def _relay(
             before, last = last, rest
             yield rest
     except (httpx.HTTPError, UpstreamError) as error:
-        state.failure = upstream_reason(error, session.options.upstream)
+        state.failure = upstream_reason(error, session.shown_upstream)
         if not streams:
             raise StreamCut from None
         # Close whatever frame was cut, then tell the client why the stream ended.

@@ -57,6 +57,8 @@ def pipe_target(upstream: str) -> tuple[str, int, str] | None:
     parts = urlsplit(upstream)
     if parts.scheme != "http" or parts.hostname is None:
         return None
+    if parts.username is not None or parts.password is not None:
+        return None  # httpx turns `user:password@` into Basic auth; the pipe would drop it
     if any(os.environ.get(name) or os.environ.get(name.upper()) for name in PROXY_VARIABLES):
         return None
     host = parts.hostname

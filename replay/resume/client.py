@@ -63,6 +63,8 @@ def display_url(url: str) -> str:
     if parts.username is None and parts.password is None:
         return url
     host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address keeps its brackets
+        host = f"[{host}]"
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
