@@ -257,7 +257,11 @@ def _warn_problems(out: Console, problems: Sequence[Problem], *, native: bool) -
 
 @contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
-    """Make SIGTERM stop the server like Ctrl-C (only possible from the main thread)."""
+    """Make SIGTERM, and SIGHUP (the terminal closed), stop the server like Ctrl-C, so
+    open streams end cleanly and a proxy keeps what they recorded (main thread only).
+
+    A SIGHUP ignored on entry (`nohup`) stays ignored.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -265,8 +269,14 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None or (name == "SIGHUP" and signal.getsignal(number) == signal.SIG_IGN):
+            continue
+        previous[number] = signal.signal(number, interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -5,6 +5,7 @@ Run as a separate process, because the defect lived in how the main thread waite
 the server thread: on Python 3.11 a SIGTERM or Ctrl-C during `Thread.join` marked the
 server thread stopped while it still ran, the shutdown did not wait for it, and the
 process ended with the open recording unwritten (an empty `.agui-tmp` file left).
+SIGHUP (the terminal closing) was not handled at all: the process died on the spot.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def start_proxy(upstream: str, record: Path) -> tuple[subprocess.Popen[str], str
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends signals")
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_stop_keeps_what_an_open_stream_had_sent(stop: signal.Signals, tmp_path: Path) -> None:
     record = tmp_path / "rec"
     endless = Route(body=[FIRST, MORE], trickle=0.05, endless=True)
