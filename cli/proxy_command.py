@@ -112,15 +112,34 @@ def render_finding(number: int, problem: Problem) -> str:
 
 
 def check_upstream(url: str) -> str:
-    """An absolute http(s) URL; `InvalidRequest` with what to write otherwise."""
+    """An absolute http(s) URL; `InvalidRequest` with what to write otherwise.
+
+    Checked whole before anything listens: a port out of range or a broken IPv6 host
+    used to surface only inside the server, as a traceback or a silent exit 0.
+    """
+    from replay.resume.client import unusable_url
+
+    value = url.strip()
+    reason = unusable_url(value)
+    if reason is None and any(char.isspace() or not char.isprintable() for char in value):
+        reason = "it holds a space or a control character"
+    if reason is not None:
+        raise InvalidRequest(
+            f"--upstream: {visible(repr(_without_password(url)))} is not an http(s) URL"
+            f" ({reason}); use e.g. http://127.0.0.1:3000"
+        )
+    return value
+
+
+def _without_password(url: str) -> str:
+    """`url` with a `user:password@` password shown as `***` (even in a broken URL)."""
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise InvalidRequest(
-            f"--upstream: {url!r} is not an http(s) URL; use e.g. http://127.0.0.1:3000"
-        )
-    return url.strip()
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        password = None
+    return url.replace(f":{password}@", ":***@") if password else url
 
 
 def run_proxy(
