@@ -121,10 +121,18 @@ class BackgroundServer:
             if time.monotonic() > limit:
                 raise AguiError("the HTTP server did not start within 10 s")
             time.sleep(0.005)
+        if not self._server.started:
+            # uvicorn ended in its startup (the app's lifespan failed): it has reported
+            # nothing, and a caller waiting on it would return at once with success
+            self._closed = True
+            self._sock.close()
+            raise AguiError("the HTTP server stopped while starting")
 
     def _run(self) -> None:
         try:
             self._server.run(sockets=[self._sock])
+        except SystemExit:
+            pass  # uvicorn's word for a failed startup, from its thread: start() says it
         finally:
             self._finished.set()
 

@@ -19,6 +19,7 @@ from rich.console import Console
 from cli.proxy_command import ProxyRequest, run_proxy
 from replay.proxy.app import ExchangeLog, ProxyOptions
 from replay.proxy.server import ProxyServer
+from replay.wire.errors import AguiError
 from tests.resume_http import Route, free_port, scripted_server
 
 ANSWER = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
@@ -63,3 +64,13 @@ def test_an_ipv6_upstream_keeps_its_brackets_once_the_password_is_gone() -> None
     request = ProxyRequest(upstream="http://ada:s3cret@[::1]:9/api", listen="0")
     run_proxy(request, console=console, on_ready=lambda server: server.shutdown())
     assert "agui proxy: passing through to http://[::1]:9/api\n" in text.getvalue()
+
+
+def test_a_server_whose_startup_fails_says_so() -> None:
+    # The CLI refuses such an upstream first; below it, a proxy whose app cannot start
+    # (its client setup raises for the port) returned as if serving, and `wait()` then
+    # ended at once: `agui proxy` exited 0 with nothing said.
+    server = ProxyServer(ProxyOptions(upstream="http://127.0.0.1:99999"))
+    with pytest.raises(AguiError, match=r"^the HTTP server stopped while starting$"):
+        server.start()
+    server.shutdown()
