@@ -131,6 +131,19 @@ def check_upstream(url: str) -> str:
     return value
 
 
+def _check_redact(names: list[str]) -> None:
+    """A `--redact` that names no header would match nothing: the header it meant (say
+    `X-Api-Key:` with its colon) would be written to disk in clear."""
+    from replay.resume.secret_mask import header_name_problem
+
+    for name in names:
+        problem = header_name_problem(name)
+        if problem is not None:
+            raise InvalidRequest(
+                f"--redact {visible(repr(name))}: {problem}; it would redact nothing"
+            )
+
+
 def _without_password(url: str) -> str:
     """`url` with a `user:password@` password shown as `***` (even in a broken URL)."""
     from urllib.parse import urlsplit
@@ -322,6 +335,7 @@ def proxy(
             raise InvalidRequest("--format formats --check's findings; add --check")
         if record == "":
             raise InvalidRequest("--record: an empty directory name: give a directory (. for here)")
+        _check_redact(redact)
         request = ProxyRequest(
             upstream=upstream,
             listen=listen,

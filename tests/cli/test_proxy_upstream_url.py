@@ -1,4 +1,5 @@
-"""`agui proxy --upstream` is checked whole before anything listens: one line, exit 2.
+"""`agui proxy --upstream` (and `--redact`) is checked whole before anything listens:
+one line, exit 2.
 
 Before, a port out of range or not a number printed "listening on …" and then ended
 with exit 0 and no word (the server's startup failed inside its thread), a broken IPv6
@@ -15,19 +16,11 @@ import pytest
 HINT = "use e.g. http://127.0.0.1:3000"
 
 
-def agui_proxy(upstream: str) -> subprocess.CompletedProcess[str]:
+def agui_proxy(upstream: str, *extra: str) -> subprocess.CompletedProcess[str]:
     # under a timeout: a proxy that starts fails the test instead of hanging it
+    args = ["proxy", "--upstream", upstream, "--listen", "0", *extra]
     return subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from cli.app import main; main()",
-            "proxy",
-            "--upstream",
-            upstream,
-            "--listen",
-            "0",
-        ],
+        [sys.executable, "-c", "from cli.app import main; main()", *args],
         capture_output=True,
         text=True,
         timeout=20,
@@ -59,3 +52,15 @@ def test_the_refusal_never_shows_a_password() -> None:
     assert done.returncode == 2
     assert "s3cret" not in done.stderr
     assert "'http://ada:***@127.0.0.1:99999'" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["", "X-Api-Key:", "X Api Key", "Clé"])
+def test_a_redact_that_names_no_header_is_refused(name: str) -> None:
+    # Before, it was taken and matched nothing: the header meant went to disk in clear.
+    done = agui_proxy("http://127.0.0.1:9", "--redact", "Cookie", "--redact", name)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"agui: --redact {name!r}: the header name must be ASCII letters, digits or"
+        " !#$%&'*+-.^_`|~; it would redact nothing\n"
+    )
