@@ -13,13 +13,14 @@ exchange to disk (`--record`) and check it (`--check`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from replay.proxy.bridge import (
     UNSUPPORTED,
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.types import ASGIApp
+
+_T = TypeVar("_T")
 
 METHODS: Final = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS")
 CONNECT_TIMEOUT_S: Final = 10.0
@@ -207,9 +210,12 @@ async def _forward(
     assert session.client is not None
     upstream_request = session.client.build_request(method, url, headers=sent_headers, content=sent)
     try:
-        response = await session.client.send(upstream_request, stream=True)
+        sending = session.client.send(upstream_request, stream=True)
+        response = await _unless_abandoned(sending, request, stopping)
     except httpx.HTTPError as error:
         return _failed(session, error, number, method, path, ids)
+    except _Abandoned as gone:
+        return _abandoned(session, gone, number, method, path, ids)
     back_headers = end_to_end(response.headers.multi_items())
     streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
     record = session.recorder.open(ids[0], body) if session.recorder and streams else None
@@ -278,9 +284,12 @@ async def _pipe(
     target = parts.path + ("?" + parts.query if parts.query else "")
     assert session.pipe is not None
     try:
-        response = await session.pipe.send(method, target, sent_headers, body)
+        sending = session.pipe.send(method, target, sent_headers, body)
+        response = await _unless_abandoned(sending, request, stopping)
     except UpstreamError as error:
         return _failed(session, error, number, method, path, ids)
+    except _Abandoned as gone:
+        return _abandoned(session, gone, number, method, path, ids)
     back_headers = end_to_end(response.headers)
     streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
     state = _Flow()
@@ -308,6 +317,65 @@ def _failed(
     reason = upstream_reason(error, session.shown_upstream, answered=False)
     _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
     return _event_response(run_error_frame(reason, clock=session.clock))
+
+
+class _Abandoned(Exception):
+    """The exchange ended before the upstream answered: the client left, or a stop."""
+
+    def __init__(self, end: End, detail: str) -> None:
+        super().__init__(detail)
+        self.end = end
+        self.detail = detail
+
+
+async def _unless_abandoned(
+    sending: Awaitable[_T], request: Request, stopping: StopSignal
+) -> _T:
+    """Wait for the upstream's answer unless the client leaves or the proxy stops first.
+
+    A model may think for a long time before its first byte; a client that gave up
+    meanwhile must not leave the upstream request running (and billing) until the
+    read timeout. Cancelling the send closes its upstream connection on both paths.
+    """
+    answer = asyncio.ensure_future(sending)
+    gone = asyncio.ensure_future(_client_gone(request))
+    stop = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({answer, gone, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (gone, stop):
+            task.cancel()
+        if not answer.done():
+            answer.cancel()
+        await asyncio.gather(answer, gone, stop, return_exceptions=True)
+    if not answer.cancelled():
+        return answer.result()
+    if stop.done() and not stop.cancelled():
+        raise _Abandoned(End.CUT, "the proxy stopped before the upstream answered")
+    raise _Abandoned(End.DISCONNECTED, "the client left before the upstream answered")
+
+
+async def _client_gone(request: Request) -> None:
+    """Return once the client disconnects (its body has been read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _abandoned(
+    session: _Session,
+    gone: _Abandoned,
+    number: int,
+    method: str,
+    path: str,
+    ids: tuple[str | None, str | None],
+) -> Response:
+    from starlette.responses import Response
+
+    # 499, as nginx logs it: the client closed the request before any answer
+    status = 499 if gone.end is End.DISCONNECTED else 503
+    entry = ExchangeLog(number, method, path, status, *ids, end=str(gone.end), detail=gone.detail)
+    _log(session, entry)
+    return Response(b"", 503, headers={"connection": "close"})
 
 
 @dataclass

@@ -74,6 +74,7 @@ def upstream() -> Iterator[str]:
     thread = threading.Thread(target=_serve, args=(listener,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() below it
     listener.close()
     thread.join(5)
 
