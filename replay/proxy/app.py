@@ -183,7 +183,10 @@ async def _forward(
         _log(session, ExchangeLog(number, method, path, 413, detail=str(error)))
         return Response(b"request body too large\n", 413, media_type="text/plain")
     ids = _ids(body)
-    url = target_url(session.options.upstream, path, request.url.query)
+    # The path as the client sent it: decoded, `/a%2Fb` would reach the upstream as `/a/b`
+    raw_path = request.scope.get("raw_path")
+    sent_path = raw_path.decode("latin-1") if isinstance(raw_path, bytes) and raw_path else path
+    url = target_url(session.options.upstream, sent_path, request.url.query)
     posted = _json_object(body)
     native = session.options.native
     sent = body
