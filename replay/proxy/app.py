@@ -37,6 +37,7 @@ from replay.proxy.upstream import Pipe, UpstreamError, pipe_target
 from replay.resume.client import display_url
 from replay.web.bodies import BodyTooLarge, read_body
 from replay.web.cors import with_cors
+from replay.web.routing import every_request_app
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
 from replay.wire.canonical import wire_json
 
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-METHODS: Final = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS")
 CONNECT_TIMEOUT_S: Final = 10.0
 READ_TIMEOUT_S: Final = 300.0
 """A model may think for minutes between events; a silent upstream fails after this."""
@@ -130,8 +130,6 @@ def build_proxy_app(
 ) -> ASGIApp:
     """The proxy as an ASGI app; its upstream client lives as long as the server."""
     import httpx
-    from starlette.applications import Starlette
-    from starlette.routing import Route
 
     recorder = (
         Recorder(options.record, redact=options.redact) if options.record is not None else None
@@ -162,10 +160,7 @@ def build_proxy_app(
     async def endpoint(request: Request) -> Response | EventStream:
         return await _forward(session, request, stopping)
 
-    app = Starlette(
-        routes=[Route("/{path:path}", endpoint, methods=list(METHODS))], lifespan=lifespan
-    )
-    return with_cors(app, options.cors)
+    return with_cors(every_request_app(endpoint, lifespan=lifespan), options.cors)
 
 
 async def _forward(
@@ -331,9 +326,7 @@ class _Abandoned(Exception):
         self.detail = detail
 
 
-async def _unless_abandoned(
-    sending: Awaitable[_T], request: Request, stopping: StopSignal
-) -> _T:
+async def _unless_abandoned(sending: Awaitable[_T], request: Request, stopping: StopSignal) -> _T:
     """Wait for the upstream's answer unless the client leaves or the proxy stops first.
 
     A model may think for a long time before its first byte; a client that gave up
