@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
-from cli.errors import ExitCode, handled_errors, stderr
+from cli.errors import ExitCode, handled_errors, silence_stdout, stderr
 from cli.visible_text import visible
 from replay.wire.errors import InvalidRequest
 
@@ -112,15 +112,47 @@ def render_finding(number: int, problem: Problem) -> str:
 
 
 def check_upstream(url: str) -> str:
-    """An absolute http(s) URL; `InvalidRequest` with what to write otherwise."""
+    """An absolute http(s) URL; `InvalidRequest` with what to write otherwise.
+
+    Checked whole before anything listens: a port out of range or a broken IPv6 host
+    used to surface only inside the server, as a traceback or a silent exit 0.
+    """
+    from replay.resume.client import unusable_url
+
+    value = url.strip()
+    reason = unusable_url(value)
+    if reason is None and any(char.isspace() or not char.isprintable() for char in value):
+        reason = "it holds a space or a control character"
+    if reason is not None:
+        raise InvalidRequest(
+            f"--upstream: {visible(repr(_without_password(url)))} is not an http(s) URL"
+            f" ({reason}); use e.g. http://127.0.0.1:3000"
+        )
+    return value
+
+
+def _check_redact(names: list[str]) -> None:
+    """A `--redact` that names no header would match nothing: the header it meant (say
+    `X-Api-Key:` with its colon) would be written to disk in clear."""
+    from replay.resume.secret_mask import header_name_problem
+
+    for name in names:
+        problem = header_name_problem(name)
+        if problem is not None:
+            raise InvalidRequest(
+                f"--redact {visible(repr(name))}: {problem}; it would redact nothing"
+            )
+
+
+def _without_password(url: str) -> str:
+    """`url` with a `user:password@` password shown as `***` (even in a broken URL)."""
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise InvalidRequest(
-            f"--upstream: {url!r} is not an http(s) URL; use e.g. http://127.0.0.1:3000"
-        )
-    return url.strip()
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        password = None
+    return url.replace(f":{password}@", ":***@") if password else url
 
 
 def run_proxy(
@@ -134,6 +166,7 @@ def run_proxy(
     from replay.proxy.app import ProxyOptions
     from replay.proxy.live_check import LiveChecker
     from replay.proxy.server import ProxyServer
+    from replay.resume.client import display_url
     from replay.serve.server import parse_address
     from replay.web.cors import check_origin
     from replay.wire.problems import Severity
@@ -164,11 +197,24 @@ def run_proxy(
         out.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
 
     lock = threading.Lock()  # exchanges end on the server's threads
+    reader_gone = threading.Event()
+    server: ProxyServer | None = None
 
     def emit(record: dict[str, Any], stream: IO[str]) -> None:
         with lock:
-            stream.write(json.dumps(record, ensure_ascii=False) + "\n")
-            stream.flush()
+            if reader_gone.is_set() and stream is sys.stdout:
+                return
+            try:
+                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+                stream.flush()
+            except BrokenPipeError:
+                # Whoever read the JSON lines is gone: stop as any writer to a closed pipe
+                # does. Raising here would instead cut the exchange being reported.
+                if stream is not sys.stdout:
+                    raise
+                reader_gone.set()
+                if server is not None:
+                    server.request_stop()
 
     findings_to = sys.stderr if request.json_output else sys.stdout
 
@@ -194,7 +240,7 @@ def run_proxy(
                 " this machine can use this proxy"
             )
         mode = "bridging legacy to native" if request.native else "passing through"
-        say(f"agui proxy: {mode} to {upstream}")
+        say(f"agui proxy: {mode} to {display_url(upstream)}")
         if request.record is not None:
             say(f"agui proxy: recording exchanges in {request.record}")
         say(f"agui proxy: listening on {server.url}  (Ctrl-C to stop)")
@@ -208,14 +254,15 @@ def run_proxy(
         say("agui proxy: stopped")
     finally:
         server.shutdown()
-    if checker is None:
-        return ExitCode.OK
-    counts = checker.counts
-    say(
-        f"agui proxy: checked {checker.exchanges} exchange(s): {counts[Severity.ERROR]} errors,"
-        f" {counts[Severity.WARNING]} warnings, {counts[Severity.NOTICE]} notices"
-    )
-    return ExitCode.FINDINGS if counts[Severity.ERROR] else ExitCode.OK
+    code = ExitCode.OK
+    if checker is not None:
+        counts = checker.counts
+        say(
+            f"agui proxy: checked {checker.exchanges} exchange(s): {counts[Severity.ERROR]}"
+            f" errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTICE]} notices"
+        )
+        code = ExitCode.FINDINGS if counts[Severity.ERROR] else ExitCode.OK
+    return silence_stdout() if reader_gone.is_set() else code
 
 
 def proxy(
@@ -225,7 +272,8 @@ def proxy(
     listen: str = typer.Option(
         DEFAULT_LISTEN, "--listen", metavar="[HOST:]PORT", help="Where to listen (0: any port)."
     ),
-    record: Path | None = typer.Option(
+    # a str, not a Path: Path("") is ".", and an empty name (an unset $VAR) must be refused
+    record: str | None = typer.Option(
         None,
         "--record",
         metavar="DIR",
@@ -287,10 +335,13 @@ def proxy(
     with handled_errors():
         if findings_format is not None and not check:
             raise InvalidRequest("--format formats --check's findings; add --check")
+        if record == "":
+            raise InvalidRequest("--record: an empty directory name: give a directory (. for here)")
+        _check_redact(redact)
         request = ProxyRequest(
             upstream=upstream,
             listen=listen,
-            record=record,
+            record=Path(record) if record is not None else None,
             check=check,
             redact=tuple(redact),
             cors=cors,

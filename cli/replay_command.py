@@ -394,7 +394,8 @@ def replay(
     line_endings: str = typer.Option(
         "lf", "--line-endings", metavar="lf|crlf", help="With --serve: how SSE frames end."
     ),
-    log: Path | None = typer.Option(
+    # a str, not a Path: Path("") is ".", and an empty name (an unset $VAR) must be refused
+    log: str | None = typer.Option(
         None,
         "--log",
         metavar="FILE",
@@ -482,6 +483,9 @@ def replay(
         if serve is not None:
             from cli.serve import ServeRequest, run_serve
 
+            if log == "":
+                raise InvalidRequest("--log: an empty file name: give a file path")
+
             code = run_serve(
                 ServeRequest(
                     recordings=tuple(recordings),
@@ -491,7 +495,7 @@ def replay(
                     line_endings=line_endings,
                     native=native,
                     tools=load_tools(tools) if tools is not None else None,
-                    log=log,
+                    log=Path(log) if log is not None else None,
                     cors=cors,
                 )
             )

@@ -17,6 +17,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -301,6 +302,36 @@ def _outcome(options: ResumeOptions, ctx: ResumeContext, sent: Any) -> ExitCode:
     return ExitCode.OK
 
 
+def _check_record(record: str, sources: list[str], inputs: list[Path]) -> None:
+    """Refuse a `--record` that cannot be written, or would replace what this run reads,
+    before anything is sent: a continuation is posted once, and a recording written
+    over `--from` loses the paused run a retry needs."""
+    from replay.resume.client import partial_path, record_paths
+    from replay.wire.recording import STDIN, sidecar_request_path
+
+    if not record:
+        raise InvalidRequest("--record: an empty file name: give a file path")
+    out = Path(record)
+    if out.is_dir():
+        raise InvalidRequest(f"--record: {record}: is a directory; give a file path")
+    read = list(inputs)
+    for source in sources:
+        if source != STDIN:
+            read.append(Path(source))
+            sidecar = sidecar_request_path(Path(source))
+            if sidecar is not None:
+                read.append(sidecar)
+    written = [*record_paths(out), *record_paths(partial_path(out))]
+    for target in written:
+        for path in read:
+            with suppress(OSError):
+                if os.path.samefile(target, path):
+                    raise InvalidRequest(
+                        f"--record {record} would write over {path}, which this resume"
+                        " reads; record to another file"
+                    )
+
+
 def _next_command(options: ResumeOptions, run: Any, recorded: Path | None) -> str:
     from replay.resume.client import display_url
 
@@ -428,7 +459,8 @@ def resume(
         metavar="ID",
         help="Run id for the continuation (default: run-<ms>-<rand>).",
     ),
-    record: Path | None = typer.Option(
+    # a str, not a Path: Path("") is ".", and an empty name (an unset $VAR) must be refused
+    record: str | None = typer.Option(
         None,
         "--record",
         metavar="OUT.sse",
@@ -478,7 +510,7 @@ def resume(
         max_time=max_time,
         insecure=insecure,
         new_run_id=new_run_id,
-        record=record,
+        record=Path(record) if record else None,
         send=not (curl or dry_run),
     )
     options = ResumeOptions(
@@ -501,5 +533,10 @@ def resume(
             )
         if record is not None and (dry_run or curl):
             raise InvalidRequest("--record saves a response; --dry-run and --curl send nothing")
+        if record is not None:
+            inputs = [request_file, items_file, messages_file]
+            if answers_file not in (None, "-"):
+                inputs.append(Path(answers_file))
+            _check_record(record, sources, [path for path in inputs if path is not None])
         code = run_resume(options)
     raise typer.Exit(int(code))

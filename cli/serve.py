@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -26,7 +26,12 @@ from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
     from replay.serve.request_log import RequestLog
+    from replay.serve.served_runs import Recording
     from replay.serve.server import ReplayServer
+    from replay.wire.problems import Problem
+
+LEGACY_RULE = "legacy-approval-event"
+"""The decode rule of a legacy approval event (`replay.wire.events`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,21 +128,40 @@ def run_serve(
         tools=request.tools,
     )
     recording = load_recording(list(request.recordings), options)
+    if request.log is not None:
+        _refuse_log_over_recording(request.log, request.recordings)
     log_file = JsonLinesLog(request.log) if request.log is not None else None
+    log_lock = threading.Lock()
 
     def logger(entry: RequestLog) -> None:
+        nonlocal log_file
         out.print(
             f"[{_style(entry)}]{escape(render_request(entry))}[/]", soft_wrap=True, highlight=False
         )
-        if log_file is not None:
-            log_file(entry)
+        with log_lock:
+            if log_file is None:
+                return
+            try:
+                log_file(entry)
+            except OSError as error:
+                # A full disk must not turn every answer into a 500: say so once, serve on.
+                out.print(
+                    f"agui replay: warning: --log {request.log}: cannot write"
+                    f" ({error.strerror or error}); requests are no longer logged there",
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
+                )
+                with suppress(OSError):
+                    log_file.close()
+                log_file = None
 
     try:
         server = ReplayServer(
             recording, host=host, port=port, options=options, logger=logger, cors=cors
         )
         try:
-            _announce(out, server, request.recordings, len(recording.runs), options)
+            _announce(out, server, request.recordings, recording, options)
             if on_ready is not None:
                 on_ready(server)
             with _sigterm_as_interrupt():
@@ -148,13 +172,28 @@ def run_serve(
             server.shutdown()
     finally:
         if log_file is not None:
-            log_file.close()
+            with suppress(OSError):
+                log_file.close()
     return ExitCode.OK
 
 
+def _refuse_log_over_recording(log: Path, recordings: Sequence[str]) -> None:
+    """`--log` naming a recording being served would append request lines to it."""
+    import os
+
+    for name in recordings:
+        with suppress(OSError):
+            if name != "-" and os.path.samefile(log, name):
+                raise InvalidRequest(
+                    f"--log: {log} is a recording being served; its requests would be"
+                    " appended to it: log to another file"
+                )
+
+
 def _announce(
-    out: Console, server: ReplayServer, names: Sequence[str], runs: int, options: Any
+    out: Console, server: ReplayServer, names: Sequence[str], recording: Recording, options: Any
 ) -> None:
+    runs = len(recording.runs)
     if not server.loopback:
         out.print(
             f"agui: warning: listening on {server.host}, not loopback: anyone who can reach"
@@ -171,14 +210,58 @@ def _announce(
         highlight=False,
         soft_wrap=True,
     )
+    _warn_problems(out, recording.problems, native=options.native)
     out.print(
         f"agui replay: listening on {server.url}  (Ctrl-C to stop)", markup=False, highlight=False
     )
 
 
+SHOWN_PROBLEMS = 3
+"""Decode problems named at startup; `agui replay --check` lists every one."""
+
+
+def _warn_problems(out: Console, problems: Sequence[Problem], *, native: bool) -> None:
+    """Say that the recording has problems before a client meets them.
+
+    The server streams what it could decode (a line that is not JSON is skipped, an
+    invalid event goes out as recorded); without a word a client's odd behaviour would
+    be blamed on the client.
+    """
+    from replay.wire.problems import Severity
+
+    # --native's translation notices say what was translated, not what is wrong
+    problems = [problem for problem in problems if problem.severity is not Severity.NOTICE]
+    if not problems:
+        return
+    count = len(problems)
+    out.print(
+        f"agui replay: warning: {count} problem{'' if count == 1 else 's'} in the recording,"
+        " served as decoded (agui replay --check lists them all):",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+    for problem in problems[:SHOWN_PROBLEMS]:
+        out.print(f"  {visible(str(problem))}", markup=False, highlight=False, soft_wrap=True)
+    if count > SHOWN_PROBLEMS:
+        out.print(f"  … and {count - SHOWN_PROBLEMS} more", markup=False, highlight=False)
+    if not native and any(problem.rule == LEGACY_RULE for problem in problems):
+        out.print(
+            "agui replay: a current client cannot resolve legacy approval events;"
+            " add --native to serve them as native interrupts",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 @contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
-    """Make SIGTERM stop the server like Ctrl-C (only possible from the main thread)."""
+    """Make SIGTERM, and SIGHUP (the terminal closed), stop the server like Ctrl-C, so
+    open streams end cleanly and a proxy keeps what they recorded (main thread only).
+
+    A SIGHUP ignored on entry (`nohup`) stays ignored.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -186,8 +269,14 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None or (name == "SIGHUP" and signal.getsignal(number) == signal.SIG_IGN):
+            continue
+        previous[number] = signal.signal(number, interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

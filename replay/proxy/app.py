@@ -13,13 +13,14 @@ exchange to disk (`--record`) and check it (`--check`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from replay.proxy.bridge import (
     UNSUPPORTED,
@@ -33,8 +34,10 @@ from replay.proxy.headers import end_to_end, header
 from replay.proxy.live_check import ExchangeCheck, LiveChecker
 from replay.proxy.recorder import RecordedExchange, Recorder
 from replay.proxy.upstream import Pipe, UpstreamError, pipe_target
+from replay.resume.client import display_url
 from replay.web.bodies import BodyTooLarge, read_body
 from replay.web.cors import with_cors
+from replay.web.routing import every_request_app
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
 from replay.wire.canonical import wire_json
 
@@ -44,7 +47,8 @@ if TYPE_CHECKING:
     from starlette.responses import Response
     from starlette.types import ASGIApp
 
-METHODS: Final = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS")
+_T = TypeVar("_T")
+
 CONNECT_TIMEOUT_S: Final = 10.0
 READ_TIMEOUT_S: Final = 300.0
 """A model may think for minutes between events; a silent upstream fails after this."""
@@ -96,6 +100,12 @@ class _Session:
     count: int = 0
     clock: Callable[[], float] = field(default=time.time)
 
+    @property
+    def shown_upstream(self) -> str:
+        """The upstream URL as messages show it: a `user:password@` part left out (the
+        reasons go to the terminal, the `--json` log and the client's `RUN_ERROR`)."""
+        return display_url(self.options.upstream)
+
     def next_number(self) -> int:
         self.count += 1
         return self.count
@@ -120,8 +130,6 @@ def build_proxy_app(
 ) -> ASGIApp:
     """The proxy as an ASGI app; its upstream client lives as long as the server."""
     import httpx
-    from starlette.applications import Starlette
-    from starlette.routing import Route
 
     recorder = (
         Recorder(options.record, redact=options.redact) if options.record is not None else None
@@ -152,10 +160,7 @@ def build_proxy_app(
     async def endpoint(request: Request) -> Response | EventStream:
         return await _forward(session, request, stopping)
 
-    app = Starlette(
-        routes=[Route("/{path:path}", endpoint, methods=list(METHODS))], lifespan=lifespan
-    )
-    return with_cors(app, options.cors)
+    return with_cors(every_request_app(endpoint, lifespan=lifespan), options.cors)
 
 
 async def _forward(
@@ -173,7 +178,10 @@ async def _forward(
         _log(session, ExchangeLog(number, method, path, 413, detail=str(error)))
         return Response(b"request body too large\n", 413, media_type="text/plain")
     ids = _ids(body)
-    url = target_url(session.options.upstream, path, request.url.query)
+    # The path as the client sent it: decoded, `/a%2Fb` would reach the upstream as `/a/b`
+    raw_path = request.scope.get("raw_path")
+    sent_path = raw_path.decode("latin-1") if isinstance(raw_path, bytes) and raw_path else path
+    url = target_url(session.options.upstream, sent_path, request.url.query)
     posted = _json_object(body)
     native = session.options.native
     sent = body
@@ -200,9 +208,12 @@ async def _forward(
     assert session.client is not None
     upstream_request = session.client.build_request(method, url, headers=sent_headers, content=sent)
     try:
-        response = await session.client.send(upstream_request, stream=True)
+        sending = session.client.send(upstream_request, stream=True)
+        response = await _unless_abandoned(sending, request, stopping)
     except httpx.HTTPError as error:
         return _failed(session, error, number, method, path, ids)
+    except _Abandoned as gone:
+        return _abandoned(session, gone, number, method, path, ids)
     back_headers = end_to_end(response.headers.multi_items())
     streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
     record = session.recorder.open(ids[0], body) if session.recorder and streams else None
@@ -216,8 +227,9 @@ async def _forward(
     def on_end(end: End) -> None:
         complete = end is End.COMPLETE and state.failure is None
         saved = None
+        details = [state.failure] if state.failure else []
         if record is not None:
-            saved = record.finish(
+            written = record.finish(
                 complete=complete,
                 method=method,
                 path=path,
@@ -225,7 +237,10 @@ async def _forward(
                 request_headers=request.headers.items(),
                 response_headers=response.headers.multi_items(),
                 end=state.failure or str(end),
-            ).stream
+            )
+            saved = written.stream
+            if written.error is not None:
+                details.append(written.error)
         if check is not None:
             check.end()
         outcome = "complete" if complete else ("failed" if state.failure else str(end))
@@ -236,7 +251,7 @@ async def _forward(
             response.status_code,
             *ids,
             end=outcome,
-            detail=state.failure,
+            detail="; ".join(details) or None,
             saved=saved,
         )
         _log(session, entry)
@@ -267,9 +282,12 @@ async def _pipe(
     target = parts.path + ("?" + parts.query if parts.query else "")
     assert session.pipe is not None
     try:
-        response = await session.pipe.send(method, target, sent_headers, body)
+        sending = session.pipe.send(method, target, sent_headers, body)
+        response = await _unless_abandoned(sending, request, stopping)
     except UpstreamError as error:
         return _failed(session, error, number, method, path, ids)
+    except _Abandoned as gone:
+        return _abandoned(session, gone, number, method, path, ids)
     back_headers = end_to_end(response.headers)
     streams = (header(back_headers, "content-type") or "").startswith("text/event-stream")
     state = _Flow()
@@ -294,9 +312,66 @@ def _failed(
     path: str,
     ids: tuple[str | None, str | None],
 ) -> Response:
-    reason = upstream_reason(error, session.options.upstream)
+    reason = upstream_reason(error, session.shown_upstream, answered=False)
     _log(session, ExchangeLog(number, method, path, 200, *ids, end="failed", detail=reason))
     return _event_response(run_error_frame(reason, clock=session.clock))
+
+
+class _Abandoned(Exception):
+    """The exchange ended before the upstream answered: the client left, or a stop."""
+
+    def __init__(self, end: End, detail: str) -> None:
+        super().__init__(detail)
+        self.end = end
+        self.detail = detail
+
+
+async def _unless_abandoned(sending: Awaitable[_T], request: Request, stopping: StopSignal) -> _T:
+    """Wait for the upstream's answer unless the client leaves or the proxy stops first.
+
+    A model may think for a long time before its first byte; a client that gave up
+    meanwhile must not leave the upstream request running (and billing) until the
+    read timeout. Cancelling the send closes its upstream connection on both paths.
+    """
+    answer = asyncio.ensure_future(sending)
+    gone = asyncio.ensure_future(_client_gone(request))
+    stop = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({answer, gone, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (gone, stop):
+            task.cancel()
+        if not answer.done():
+            answer.cancel()
+        await asyncio.gather(answer, gone, stop, return_exceptions=True)
+    if not answer.cancelled():
+        return answer.result()
+    if stop.done() and not stop.cancelled():
+        raise _Abandoned(End.CUT, "the proxy stopped before the upstream answered")
+    raise _Abandoned(End.DISCONNECTED, "the client left before the upstream answered")
+
+
+async def _client_gone(request: Request) -> None:
+    """Return once the client disconnects (its body has been read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _abandoned(
+    session: _Session,
+    gone: _Abandoned,
+    number: int,
+    method: str,
+    path: str,
+    ids: tuple[str | None, str | None],
+) -> Response:
+    from starlette.responses import Response
+
+    # 499, as nginx logs it: the client closed the request before any answer
+    status = 499 if gone.end is End.DISCONNECTED else 503
+    entry = ExchangeLog(number, method, path, status, *ids, end=str(gone.end), detail=gone.detail)
+    _log(session, entry)
+    return Response(b"", 503, headers={"connection": "close"})
 
 
 @dataclass
@@ -340,7 +415,7 @@ async def _relay(
             before, last = last, rest
             yield rest
     except (httpx.HTTPError, UpstreamError) as error:
-        state.failure = upstream_reason(error, session.options.upstream)
+        state.failure = upstream_reason(error, session.shown_upstream)
         if not streams:
             raise StreamCut from None
         # Close whatever frame was cut, then tell the client why the stream ended.

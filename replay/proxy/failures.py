@@ -24,15 +24,23 @@ REASONS: Final = {
     Failure.CONNECT_TIMEOUT: "did not accept the connection in time",
     Failure.READ_TIMEOUT: "sent nothing for too long",
     Failure.REFUSED: "refused the connection; is it running?",
+    Failure.NO_ANSWER: "closed the connection without answering",
+    Failure.GARBLED: "answered with something that is not HTTP; is it the right port?",
     Failure.CLOSED: "closed the stream before its end",
 }
 """The same words whichever client (httpx, or the pass-through pipe) met the failure."""
 
 
-def upstream_reason(error: Exception, url: str) -> str:
-    """One line for an httpx or pipe failure talking to `url`."""
+def upstream_reason(error: Exception, url: str, *, answered: bool = True) -> str:
+    """One line for an httpx or pipe failure talking to `url`; `answered` says whether
+    the upstream's status line had come (a failure after it cuts the stream)."""
     import httpx
 
+    if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError):
+        if _garbled(error):
+            return f"upstream {url} {REASONS[Failure.GARBLED]}"
+        if not answered:
+            return f"upstream {url} {REASONS[Failure.NO_ANSWER]}"
     if isinstance(error, UpstreamError):
         return f"upstream {url} {REASONS[error.failure]}"
     if isinstance(error, httpx.ConnectTimeout):
@@ -47,6 +55,22 @@ def upstream_reason(error: Exception, url: str) -> str:
         return f"upstream {url} {REASONS[Failure.CLOSED]}"
     detail = (str(error).splitlines() or [""])[0]
     return f"upstream {url} failed ({type(error).__name__}{': ' + detail if detail else ''})"
+
+
+def _garbled(error: BaseException) -> bool:
+    """True when httpx gave up because the bytes were not HTTP: h11, its parser, said so.
+
+    Known by the module of the cause (httpcore chains h11's error), so agui needs no
+    import of h11, which is httpcore's dependency rather than ours.
+    """
+    seen: BaseException | None = error
+    while seen is not None:
+        if type(seen).__module__.split(".")[0] == "h11":
+            # h11 words a close before the declared length as "peer closed connection
+            # without sending complete message body": a cut, not a foreign protocol
+            return not str(seen).startswith("peer closed connection")
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def run_error_frame(

@@ -37,6 +37,10 @@ class Failure(StrEnum):
     REFUSED = "refused"
     CONNECT_TIMEOUT = "connect-timeout"
     READ_TIMEOUT = "read-timeout"
+    NO_ANSWER = "no-answer"
+    """The connection closed (or was reset) before any answer."""
+    GARBLED = "garbled"
+    """What came back is not HTTP (a wrong port, a TLS server, a broken chunk)."""
     CLOSED = "closed"
 
 
@@ -53,6 +57,8 @@ def pipe_target(upstream: str) -> tuple[str, int, str] | None:
     parts = urlsplit(upstream)
     if parts.scheme != "http" or parts.hostname is None:
         return None
+    if parts.username is not None or parts.password is not None:
+        return None  # httpx turns `user:password@` into Basic auth; the pipe would drop it
     if any(os.environ.get(name) or os.environ.get(name.upper()) for name in PROXY_VARIABLES):
         return None
     host = parts.hostname
@@ -82,6 +88,7 @@ class _Connection(asyncio.Protocol):
         self.complete = False
         self.keep_alive = False
         self.broken = False
+        self.garbled = False
         self.busy = False
         self.head: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.wake: asyncio.Future[None] | None = None
@@ -105,6 +112,7 @@ class _Connection(asyncio.Protocol):
             self.parser.feed_data(data)
         except (httptools.HttpParserError, httptools.HttpParserUpgrade):
             self.broken = True
+            self.garbled = True
             self._close()
             self._signal()
 
@@ -154,7 +162,8 @@ class _Connection(asyncio.Protocol):
         if self.wake is not None and not self.wake.done():
             self.wake.set_result(None)
         if self.busy and (self.lost or self.broken) and not self.head.done():
-            self.head.set_exception(UpstreamError(Failure.CLOSED))
+            failure = Failure.GARBLED if self.garbled else Failure.NO_ANSWER
+            self.head.set_exception(UpstreamError(failure))
 
     def _close(self) -> None:
         if self.transport is not None:
@@ -183,7 +192,7 @@ class _Connection(asyncio.Protocol):
             if self.complete:
                 return
             if self.lost or self.broken:
-                raise UpstreamError(Failure.CLOSED)
+                raise UpstreamError(Failure.GARBLED if self.garbled else Failure.CLOSED)
             loop = asyncio.get_running_loop()
             self.wake = loop.create_future()
             self.waiting_since = loop.time()

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from replay.resume.secret_mask import SecretMask, check_header
 from replay.wire.errors import InvalidRequest, TransportFailure
@@ -63,6 +63,8 @@ def display_url(url: str) -> str:
     if parts.username is None and parts.password is None:
         return url
     host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address keeps its brackets
+        host = f"[{host}]"
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
@@ -135,17 +137,36 @@ def request_mask(request: HttpRequest) -> SecretMask:
     )
 
 
-def transport_failure(error: Exception, request: HttpRequest) -> TransportFailure:
-    """The one place httpx errors become one-line `TransportFailure`s, secrets masked."""
-    failure = _transport_failure(error, request)
+def transport_failure(
+    error: Exception, request: HttpRequest, *, answered: bool = True
+) -> TransportFailure:
+    """The one place httpx errors become one-line `TransportFailure`s, secrets masked.
+
+    `answered` says whether the server's status line had come: a broken exchange
+    before it is no "mid-response" failure.
+    """
+    failure = _transport_failure(error, request, answered=answered)
     return TransportFailure(request_mask(request).apply(str(failure)))
 
 
-def _transport_failure(error: Exception, request: HttpRequest) -> TransportFailure:
+def _transport_failure(
+    error: Exception, request: HttpRequest, *, answered: bool = True
+) -> TransportFailure:
     """The failure for one httpx error type (specific first)."""
     import httpx
 
     url = display_url(request.url)
+    if isinstance(error, httpx.RemoteProtocolError) and not answered:
+        detail = _one_line(str(error))
+        if detail.startswith("Server disconnected without sending a response"):
+            return TransportFailure(
+                f"{url}: the server closed the connection without answering (the continuation"
+                " was sent and is not retried)"
+            )
+        return TransportFailure(
+            f"{url}: the server answered with something that is not HTTP ({detail});"
+            " is it the right port?"
+        )
     if isinstance(error, httpx.ConnectTimeout):
         return TransportFailure(
             f"{url}: timed out connecting after {request.connect_timeout:g} s (nothing was sent)"
@@ -192,6 +213,11 @@ def _check_response(response: httpx.Response, request: HttpRequest) -> ResponseI
         snippet = _one_line(response.read().decode("utf-8", errors="replace"))
         reason = response.reason_phrase or ""
         detail = f": {snippet}" if snippet else ""
+        location = response.headers.get("location")
+        if response.is_redirect and location:
+            # never followed: a continuation is posted once; the user picks the URL
+            target = display_url(urljoin(request.url, location))
+            detail = f" to {target}; a continuation is not re-posted: use --url {target}"
         message = f"{url}: HTTP {response.status_code} {reason}{detail}".rstrip()
         raise TransportFailure(request_mask(request).apply(message))
     if media not in STREAM_TYPES:
@@ -238,7 +264,7 @@ def stream_post(
                 )
                 response = context.__enter__()
             except httpx.HTTPError as error:
-                raise _failure(error, request, deadline, clock) from None
+                raise _failure(error, request, deadline, clock, answered=False) from None
             try:
                 info = _check_response(response, request)
                 yield info, _body(response, request, deadline, clock)
@@ -249,14 +275,19 @@ def stream_post(
 
 
 def _failure(
-    error: Exception, request: HttpRequest, deadline: float, clock: Callable[[], float]
+    error: Exception,
+    request: HttpRequest,
+    deadline: float,
+    clock: Callable[[], float],
+    *,
+    answered: bool = True,
 ) -> TransportFailure:
     """A timeout once the deadline passed is the deadline's doing, not the server's."""
     import httpx
 
     if isinstance(error, httpx.TimeoutException) and clock() >= deadline:
         return _out_of_time(request)
-    return transport_failure(error, request)
+    return transport_failure(error, request, answered=answered)
 
 
 def _out_of_time(request: HttpRequest) -> TransportFailure:

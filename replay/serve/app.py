@@ -14,6 +14,7 @@ from replay.serve.request_log import RequestLog, Result
 from replay.serve.service import ReplayService, Reply
 from replay.web.bodies import BodyTooLarge, read_body
 from replay.web.cors import with_cors
+from replay.web.routing import every_request_app
 from replay.web.streaming import EventStream, StopSignal, StreamCut
 
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 Logger = Callable[[RequestLog], None]
 Sleep = Callable[[float], None]
 
-METHODS: Final = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS")
 INLINE_BODY_BYTES: Final = 1024 * 1024
 """Bodies up to this size are answered on the event loop; larger ones in a worker thread,
 so decoding a huge history never stalls the streams in flight."""
@@ -40,8 +40,6 @@ def build_replay_app(
 ) -> ASGIApp:
     """The replay endpoint as an ASGI app (`sleep`, when given, replaces paced waits)."""
     from anyio import to_thread
-    from starlette.applications import Starlette
-    from starlette.routing import Route
 
     async def endpoint(request: Request) -> Response | EventStream:
         path = request.url.path
@@ -68,8 +66,7 @@ def build_replay_app(
             logger(reply.log)
         return _response(reply, stopping, sleep)
 
-    app = Starlette(routes=[Route("/{path:path}", endpoint, methods=list(METHODS))])
-    return with_cors(app, cors)
+    return with_cors(every_request_app(endpoint), cors)
 
 
 def _response(reply: Reply, stopping: StopSignal, sleep: Sleep | None) -> Response | EventStream:

@@ -5,12 +5,14 @@ The CLI renders `RequestLog` records; `--log` appends them to a file with `JsonL
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from replay.wire.errors import UnreadableInput
 
@@ -71,12 +73,17 @@ class RequestLog:
 
 
 class JsonLinesLog:
-    """Append one JSON object per request to a file, flushed each time (thread-safe)."""
+    """Append one JSON object per request to a file, written at once (thread-safe).
+
+    Each line goes out whole or not at all: a write the disk refuses halfway (full, a
+    size limit) is cut back to where the line began before the error is raised, so the
+    file stays valid JSON lines for whoever reads it.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
         try:
-            self._handle: IO[str] = self._path.open("a", encoding="utf-8")
+            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except OSError as error:
             raise UnreadableInput(
                 f"{path}: cannot write the log ({error.strerror or error})"
@@ -85,10 +92,23 @@ class JsonLinesLog:
 
     def __call__(self, entry: RequestLog) -> None:
         line = json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))
+        data = memoryview((line + "\n").encode("utf-8"))
         with self._lock:
-            self._handle.write(line + "\n")
-            self._handle.flush()
+            try:
+                start: int | None = os.lseek(self._fd, 0, os.SEEK_END)
+            except OSError:
+                start = None  # a pipe or a terminal: nothing to cut back
+            try:
+                while data:
+                    data = data[os.write(self._fd, data) :]
+            except OSError:
+                if start is not None:
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(self._fd, start)
+                raise
 
     def close(self) -> None:
         with self._lock:
-            self._handle.close()
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1

@@ -49,7 +49,8 @@ def bind(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
         sock.listen(backlog)
     except OSError as error:
         sock.close()
-        raise AguiError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        shown = f"[{host}]" if ":" in host else host  # as it is written back: [::1]:8000
+        raise AguiError(f"cannot listen on {shown}:{port}: {error.strerror or error}") from None
     return sock
 
 
@@ -95,6 +96,12 @@ class BackgroundServer:
         )
         self._server: uvicorn.Server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
+        # Set when uvicorn has returned. Waited on instead of `Thread.join`: on Python
+        # 3.11 and 3.12 a join that Ctrl-C or SIGTERM interrupts marks the still-running
+        # thread as stopped, so a later join returned at once and the process ended
+        # while streams were still being closed (a proxy recording lost, its temp file
+        # left behind).
+        self._finished = threading.Event()
         self._closed = False
         self._deadline = shutdown_deadline
 
@@ -107,34 +114,50 @@ class BackgroundServer:
         """Serve in the background; returns once uvicorn accepts connections."""
         if self._thread is not None or self._closed:
             return
-        self._thread = threading.Thread(
-            target=self._server.run,
-            kwargs={"sockets": [self._sock]},
-            name="agui-http",
-            daemon=True,
-        )
+        self._thread = threading.Thread(target=self._run, name="agui-http", daemon=True)
         self._thread.start()
         limit = time.monotonic() + 10
-        while not self._server.started and self._thread.is_alive():
+        while not self._server.started and not self._finished.is_set():
             if time.monotonic() > limit:
                 raise AguiError("the HTTP server did not start within 10 s")
             time.sleep(0.005)
+        if not self._server.started:
+            # uvicorn ended in its startup (the app's lifespan failed): it has reported
+            # nothing, and a caller waiting on it would return at once with success
+            self._closed = True
+            self._sock.close()
+            raise AguiError("the HTTP server stopped while starting")
+
+    def _run(self) -> None:
+        try:
+            self._server.run(sockets=[self._sock])
+        except SystemExit:
+            pass  # uvicorn's word for a failed startup, from its thread: start() says it
+        finally:
+            self._finished.set()
 
     def wait(self, poll: float = 0.2) -> None:
         """Block until stopped; a KeyboardInterrupt propagates to the caller."""
         self.start()
-        thread = self._thread
-        while thread is not None and thread.is_alive():
-            thread.join(poll)
+        if self._thread is None:
+            return
+        while not self._finished.wait(poll):
+            pass
+
+    def request_stop(self) -> None:
+        """Ask for a stop without waiting for it: safe from the server's own thread (a
+        request's callback), where `stop()` would wait for itself. `wait()` returns
+        once uvicorn has closed everything."""
+        self.stopping.set()
+        self._server.should_exit = True
 
     def stop(self) -> None:
         """Cut streams short, stop accepting, close every connection. Idempotent."""
         if self._closed:
             return
         self._closed = True
-        self.stopping.set()
-        self._server.should_exit = True
+        self.request_stop()
         if self._thread is not None:
             # uvicorn gives connections the graceful deadline, then cancels them.
-            self._thread.join(self._deadline + 3)
+            self._finished.wait(self._deadline + 3)
         self._sock.close()

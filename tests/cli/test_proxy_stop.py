@@ -1,0 +1,136 @@
+"""`agui proxy --record` stopped by a real signal while a stream is open: what arrived is
+kept as a `.partial.sse` recording, and no temp file is left behind.
+
+Run as a separate process, because the defect lived in how the main thread waited for
+the server thread: on Python 3.11 a SIGTERM or Ctrl-C during `Thread.join` marked the
+server thread stopped while it still ran, the shutdown did not wait for it, and the
+process ended with the open recording unwritten (an empty `.agui-tmp` file left).
+SIGHUP (the terminal closing) was not handled at all: the process died on the spot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.resume_http import Route, scripted_server
+
+FIRST = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
+MORE = b'data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}\n\n'
+
+
+def start_proxy(upstream: str, record: Path) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from cli.app import main; main()",
+            "proxy",
+            "--upstream",
+            upstream,
+            "--listen",
+            "0",
+            "--record",
+            str(record),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    for _ in range(5):
+        line = process.stderr.readline()
+        if "listening on" in line:
+            return process, line.split("listening on ", 1)[1].split()[0]
+    process.kill()
+    process.communicate()
+    raise AssertionError("the proxy did not start")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends signals")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_stop_keeps_what_an_open_stream_had_sent(stop: signal.Signals, tmp_path: Path) -> None:
+    record = tmp_path / "rec"
+    endless = Route(body=[FIRST, MORE], trickle=0.05, endless=True)
+    with scripted_server({"/chat": endless}) as upstream:
+        process, url = start_proxy(upstream.url(""), record)
+        arrived = threading.Event()
+        received: list[bytes] = []
+
+        def client() -> None:
+            try:
+                with httpx.stream("POST", url + "/chat", json={"runId": "r1"}, timeout=10) as r:
+                    for chunk in r.iter_raw():
+                        received.append(chunk)
+                        arrived.set()
+            except httpx.HTTPError:
+                pass  # the stop cuts the stream: what this test is about
+            finally:
+                arrived.set()
+
+        reader = threading.Thread(target=client)
+        reader.start()
+        try:
+            assert arrived.wait(10)
+            process.send_signal(stop)
+            _, stderr = process.communicate(timeout=15)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+            reader.join(10)
+    assert process.returncode == 0, stderr
+    assert "agui proxy: stopped" in stderr
+    names = sorted(path.name for path in record.iterdir())
+    assert names == [
+        "001-r1.partial.exchange.json",
+        "001-r1.partial.request.json",
+        "001-r1.partial.sse",
+    ], names
+    kept = (record / "001-r1.partial.sse").read_bytes()
+    # every byte the client was sent was written first; nothing arrived is lost
+    assert kept.startswith(FIRST)
+    assert kept.startswith(b"".join(received))
+    assert "#1 POST /chat runId=r1 -> 200 cut (recorded" in stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closes a pipe")
+def test_a_json_reader_that_leaves_stops_the_proxy_after_a_whole_exchange(
+    tmp_path: Path,
+) -> None:
+    # Before, every later exchange lost its final chunk (the client saw a cut stream)
+    # and the proxy ran on with nobody reading.
+    answer = [FIRST, b'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r1"}\n\n']
+    with scripted_server({"/chat": Route(body=answer)}) as upstream:
+        args = ["proxy", "--json", "--upstream", upstream.url(""), "--listen", "0"]
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from cli.app import main; main()", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert process.stdout is not None
+            assert process.stderr is not None
+            url = json.loads(process.stdout.readline())["url"]
+            process.stdout.close()  # the reader goes away
+            response = httpx.post(url + "/chat", json={"runId": "r1"}, timeout=10)
+            process.wait(timeout=15)
+            stderr = process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stderr is not None:
+                process.stderr.close()
+    assert response.content == b"".join(answer)
+    assert process.returncode == 141
+    assert "Traceback" not in stderr

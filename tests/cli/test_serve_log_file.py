@@ -1,0 +1,86 @@
+"""`agui replay --serve --log FILE` never damages a recording, and a log the disk refuses
+never breaks the answers.
+
+Before, `--log` naming a recording being served appended request lines to it, and a
+log that could not be written (a full disk) turned every request into a
+`500 Internal Server Error`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cli.serve import ServeRequest, run_serve
+from replay.wire.errors import InvalidRequest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+RUN = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
+BODY = json.loads((RUN.parent / "tool-approval.approve.request.json").read_text())
+LIMIT = 2048
+"""RLIMIT_FSIZE of the server process: the log cannot grow past this (EFBIG)."""
+LIMITED = (
+    "import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+    f"resource.setrlimit(resource.RLIMIT_FSIZE, ({LIMIT}, {LIMIT})); "
+    "from cli.app import main; main()"
+)
+
+
+@pytest.mark.parametrize("name", ["run.sse", "link.sse", "./run.sse"])
+def test_a_log_naming_a_served_recording_is_refused(name: str, tmp_path: Path) -> None:
+    recording = tmp_path / "run.sse"
+    shutil.copy(RUN, recording)
+    (tmp_path / "link.sse").symlink_to(recording)
+    before = recording.read_bytes()
+    log = tmp_path / name
+    request = ServeRequest(recordings=(str(RUN), str(recording)), address="0", log=log)
+    with pytest.raises(InvalidRequest) as refused:
+        run_serve(request, on_ready=lambda server: server.shutdown())
+    assert str(refused.value) == (
+        f"--log: {log} is a recording being served; its requests would be appended"
+        " to it: log to another file"
+    )
+    assert recording.read_bytes() == before
+
+
+def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> None:
+    log = tmp_path / "requests.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-c", LIMITED, "replay", str(RUN), "--serve", "0", "--log", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        url = ""
+        for _ in range(5):
+            line = process.stderr.readline()
+            if "listening on" in line:
+                url = line.split("listening on ", 1)[1].split()[0]
+                break
+        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(6)]
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert [answer.status_code for answer in answers] == [200] * 6
+    assert all(answer.text.count("data: ") == 10 for answer in answers)
+    assert process.returncode == 0
+    warnings = [line for line in stderr.splitlines() if "--log" in line]
+    assert warnings == [
+        f"agui replay: warning: --log {log}: cannot write (File too large);"
+        " requests are no longer logged there"
+    ]
+    assert stderr.count("-> served: run 1") == 6
+    for line in log.read_text().splitlines():  # what made it in is whole lines
+        assert json.loads(line)["status"] == 200
