@@ -35,7 +35,7 @@ from replay.proxy.live_check import ExchangeCheck, LiveChecker
 from replay.proxy.recorder import RecordedExchange, Recorder
 from replay.proxy.upstream import Pipe, UpstreamError, pipe_target
 from replay.resume.client import display_url
-from replay.web.bodies import BodyTooLarge, read_body
+from replay.web.bodies import UnreadableBody, read_body
 from replay.web.cors import with_cors
 from replay.web.routing import every_request_app
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
@@ -174,9 +174,9 @@ async def _forward(
     path = request.url.path
     try:
         body = await read_body(request)
-    except BodyTooLarge as error:
-        _log(session, ExchangeLog(number, method, path, 413, detail=str(error)))
-        return Response(b"request body too large\n", 413, media_type="text/plain")
+    except UnreadableBody as error:
+        _log(session, ExchangeLog(number, method, path, error.status, detail=str(error)))
+        return Response(error.answer, error.status, media_type="text/plain")
     ids = _ids(body)
     # The path as the client sent it: decoded, `/a%2Fb` would reach the upstream as `/a/b`
     raw_path = request.scope.get("raw_path")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from replay.serve.request_log import RequestLog, Result
 from replay.serve.service import ReplayService, Reply
-from replay.web.bodies import BodyTooLarge, read_body
+from replay.web.bodies import UnreadableBody, read_body
 from replay.web.cors import with_cors
 from replay.web.routing import every_request_app
 from replay.web.streaming import EventStream, StopSignal, StreamCut
@@ -50,11 +50,12 @@ def build_replay_app(
         elif method == "POST":
             try:
                 raw = await read_body(request)
-            except BodyTooLarge as error:
+            except UnreadableBody as error:
+                status = error.status
                 log = RequestLog(
-                    service.stamp(), "POST", path, 413, Result.INVALID, detail=str(error)
+                    service.stamp(), "POST", path, status, Result.INVALID, detail=str(error)
                 )
-                reply = Reply(413, "text/plain; charset=utf-8", log, b"request body too large\n")
+                reply = Reply(status, "text/plain; charset=utf-8", log, error.answer)
             else:
                 if len(raw) <= INLINE_BODY_BYTES:
                     reply = service.post(path, raw)
