@@ -6,6 +6,7 @@ discovery, rules and rendering of machine formats live in `codemods`.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -178,7 +179,8 @@ def _migrate(
     if stdin:
         return _migrate_stdin(options, check, output_format, console)
     for path in given:
-        if not path.exists():
+        # `lexists`: a symlink loop is there, and the reader says what is wrong with it.
+        if not os.path.lexists(path):
             raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN)
     excludes = (*DEFAULT_EXCLUDES, *config.exclude, *exclude)
     results = _run(given, excludes, options, jobs, console)

@@ -128,9 +128,10 @@ def discover(
     paths: Sequence[Path], excludes: Sequence[str], *, gitignore: bool = True
 ) -> Iterator[Path]:
     """Python and TypeScript/JavaScript files under `paths` (never `.d.ts`), sorted per
-    directory; explicitly named files always."""
+    directory; explicitly named files always (anything but a directory: the reader says
+    why a FIFO or a symlink loop cannot be migrated, rather than skip it unsaid)."""
     for given in paths:
-        if given.is_file():
+        if not given.is_dir():
             yield given
             continue
         root = os.path.abspath(given)

@@ -35,6 +35,7 @@ from codemods.outline import NEWLINE, Outline
 from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
+from codemods.source_file import read_source
 from codemods.triggers import fewest, file_triggers
 
 if TYPE_CHECKING:
@@ -243,8 +244,7 @@ def _apply(
 def migrate_file(path: str, options: Options) -> FileResult:
     """Read one file and migrate it; an unreadable file is a failed result."""
     try:
-        with open(path, "rb") as handle:
-            source = handle.read()
+        source = read_source(path)
     except OSError as error:
         return _failed(path, f"cannot read: {error.strerror or error}")
     return migrate_bytes(source, path, options)
@@ -300,8 +300,7 @@ def run(
                 listed.append(path)
             results.append(None)
             try:
-                with open(path, "rb") as handle:
-                    source = handle.read()
+                source = read_source(path)
             except OSError as error:
                 done(index, _failed(path, f"cannot read: {error.strerror or error}"))
                 continue
