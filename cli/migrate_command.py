@@ -179,9 +179,12 @@ def _migrate(
     if stdin:
         return _migrate_stdin(options, check, output_format, console)
     for path in given:
-        # `lexists`: a symlink loop is there, and the reader says what is wrong with it.
-        if not os.path.lexists(path):
-            raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN)
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN) from None
+        except OSError as error:  # a symlink loop: say so, not "no such file"
+            raise fail(f"{path}: {error.strerror or error}", ExitCode.CANNOT_RUN) from None
     excludes = (*DEFAULT_EXCLUDES, *config.exclude, *exclude)
     results = _run(given, excludes, options, jobs, console)
     if write:
