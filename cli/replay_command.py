@@ -28,6 +28,7 @@ from cli.errors import ExitCode, handled_errors, stderr, stderr_line, stderr_pri
 from cli.stdout import write_utf8
 from cli.visible_text import visible
 from replay.serve.pacing import FAST, Pace, Pacer, Sleep
+from replay.wire import bounded_json
 from replay.wire.errors import InvalidRequest, UnreadableInput
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ class ReplayOptions:
 def load_tools(path: Path) -> list[dict[str, Any]]:
     """Tool declarations for `--native`: a JSON array, or an object with a `tools` array."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8", errors="replace"))
+        data = bounded_json.loads(path.read_bytes().decode("utf-8", errors="replace"))
     except FileNotFoundError:
         raise UnreadableInput(f"{path}: no such file") from None
     except OSError as error:

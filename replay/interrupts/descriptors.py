@@ -17,13 +17,13 @@ Schema the object as written in the tool definition. agui derives the draft-07 f
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from replay.wire import bounded_json
 from replay.wire.canonical import digest, hash_schema_input
 from replay.wire.errors import AguiError
 
@@ -251,7 +251,7 @@ def load_tools(path: Path) -> list[dict[str, Any]]:
     except OSError as error:
         raise InvalidTools(f"{path}: {error.strerror or error}") from None
     try:
-        data = json.loads(text)
+        data = bounded_json.loads(text)
     except ValueError as error:
         raise InvalidTools(f"{path}: not valid JSON ({error})") from None
     try:
