@@ -95,6 +95,12 @@ def load_tools(path: Path) -> list[dict[str, Any]]:
     tools = data.get("tools") if isinstance(data, dict) else data
     if not isinstance(tools, list) or not all(isinstance(tool, dict) for tool in tools):
         raise InvalidRequest(f"{path}: expected a JSON array of tool objects (or {{tools: [...]}})")
+    from replay.interrupts.descriptors import InvalidTools, parse_tools
+
+    try:  # checked here, so a refusal names the file (as `agui translate --tools` does)
+        parse_tools(tools)
+    except InvalidTools as error:
+        raise InvalidRequest(f"{path}: {error}") from None
     return tools
 
 

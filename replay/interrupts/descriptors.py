@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.wire import bounded_json
-from replay.wire.canonical import digest, hash_schema_input
+from replay.wire.canonical import digest, hash_schema_input, unencodable_at
 from replay.wire.errors import AguiError
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -170,6 +170,12 @@ def _draft07(value: Any, *, top: bool = False) -> Any:
 def _schema(value: Any, where: str) -> ToolSchema:
     if not isinstance(value, dict):
         raise InvalidTools(f"{where}: a schema must be a JSON object")
+    odd = unencodable_at(value)
+    if odd is not None:  # the schema is hashed as canonical JSON, which has no such number
+        raise InvalidTools(
+            f"{where}: {odd} is NaN, infinite or out of range (like 1e400),"
+            " which JSON cannot carry"
+        )
     if not JSON_SCHEMA_KEYWORDS.intersection(value):
         raise InvalidTools(
             f"{where}: not a JSON Schema (no keyword such as `type` or `properties`);"

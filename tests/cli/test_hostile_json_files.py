@@ -154,3 +154,32 @@ def test_unencodable_at_agrees_with_the_encoder(value: Any) -> None:
         assert where is not None
         return
     assert where is None
+
+
+@pytest.mark.parametrize(
+    "command", [["translate"], ["replay", "--native", "--json"]], ids=["translate", "replay"]
+)
+@pytest.mark.parametrize(
+    ("tools", "says"),
+    [
+        (
+            '[{"name":"transfer","inputSchema":{"type":"object",'
+            '"properties":{"amount":{"type":"number","minimum":NaN}}}}]',
+            "tools[0] (transfer): inputSchema: properties.amount.minimum is NaN, infinite",
+        ),
+        (
+            '{"tools":[{"name":"transfer","approvalSchema":{"type":"object",'
+            '"properties":{"approved":{"const":1e400}}}}]}',
+            "tools[0] (transfer): approvalSchema: properties.approved.const is NaN, infinite",
+        ),
+        ('[{"name":"transfer"},{"name":"transfer"}]', "tools[1]: tool 'transfer' is defined twice"),
+    ],
+    ids=["nan", "overflow", "twice"],
+)
+def test_a_tools_file_json_cannot_carry_is_one_line_naming_the_file(
+    tmp_path: Path, command: list[str], tools: str, says: str
+) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(tools)
+    line = _one_line_refusal([*command, "--tools", str(path), str(LEGACY)])
+    assert line == f"agui: {path}: {says}" or line.startswith(f"agui: {path}: {says}"), line
