@@ -173,8 +173,7 @@ def _schema(value: Any, where: str) -> ToolSchema:
     odd = unencodable_at(value)
     if odd is not None:  # the schema is hashed as canonical JSON, which has no such number
         raise InvalidTools(
-            f"{where}: {odd} is NaN, infinite or out of range (like 1e400),"
-            " which JSON cannot carry"
+            f"{where}: {odd} is NaN, infinite or out of range (like 1e400), which JSON cannot carry"
         )
     if not JSON_SCHEMA_KEYWORDS.intersection(value):
         raise InvalidTools(
