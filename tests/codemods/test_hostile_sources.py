@@ -105,6 +105,22 @@ def test_a_lone_cr_is_a_line_end_as_python_counts_it(
     assert again.status in (FileStatus.UNCHANGED, FileStatus.SKIPPED), again
 
 
+@pytest.mark.parametrize("ending", [b"\r", b"\r\n"])
+def test_a_script_site_after_a_lone_cr_is_on_the_line_an_editor_shows(ending: bytes) -> None:
+    body = (
+        b"export function approve(client: any, a: any) {\n  // a\nconst z = 1;\n"
+        b"  client.addToolApprovalResponse({ id: a.id, approved: true });\n"
+        b"  const n = client.pendingInterrupts.length;\n}\n"
+        b"const m = client.getPendingInterrupts();\n"
+    )
+    plain = migrate_bytes(body, "m.ts", Options())
+    # The same lines, one of them ended by a lone CR (or CRLF) instead of LF.
+    odd = migrate_bytes(body.replace(b"// a\n", b"// a" + ending, 1), "m.ts", Options())
+    positions = [(site.rule.value, site.line, site.column) for site in plain.sites]
+    assert positions == [("AG001", 4, 3), ("AG002", 5, 20), ("AG003", 7, 18)]
+    assert [(site.rule.value, site.line, site.column) for site in odd.sites] == positions
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile_sources())
