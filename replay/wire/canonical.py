@@ -137,6 +137,19 @@ def unencodable_at(value: Any) -> str | None:
     return None
 
 
+def finite_or_null(value: Any) -> Any:
+    """`value` with each NaN or infinite float replaced by None, as `JSON.stringify`
+    writes them (`null`): what a JavaScript server relaying the value would send.
+    Recursive: values here come through `bounded_json`, nested at most 256 deep."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list):
+        return [finite_or_null(item) for item in value]
+    if isinstance(value, dict):
+        return {key: finite_or_null(item) for key, item in value.items()}
+    return value
+
+
 def canonical_json(value: Any) -> str:
     """The canonical text of a JSON value: sorted keys, no whitespace, JS numbers."""
     return _encode(value, sort_keys=True)
