@@ -104,7 +104,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     except cst.ParserSyntaxError as error:
         message, line, column = _syntax_error(source, error.raw_line, error.raw_column + 1)
         return _failed(path, message, line, column)
-    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+    except (SyntaxError, UnicodeError, LookupError) as error:  # any codec's error
         return _failed(path, f"cannot decode: {error}")
     try:
         code, sites = _apply(module, _outline(source, module.encoding), options, active)
@@ -150,7 +150,7 @@ def _migrate_region(
     try:
         encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
         text = source.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+    except (SyntaxError, LookupError, UnicodeError):
         return None
     outline = Outline.of(text)
     if outline.unparsable is not None:
@@ -428,14 +428,14 @@ def _failed(
 def _encode(code: str, encoding: str) -> bytes | None:
     try:
         return code.encode(encoding)
-    except UnicodeEncodeError:
+    except UnicodeError:  # a codec such as idna raises the base class
         return None
 
 
 def _outline(source: bytes, encoding: str) -> Outline | None:
     try:
         return Outline.of(source.decode(encoding), encoding=encoding)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeError, LookupError):
         return None
 
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from codemods.report import unified_diff
-from codemods.runner import FileStatus, Options, migrate_bytes
+from codemods.runner import FileStatus, Options, migrate_bytes, run
 from tests.codemods.random_modules import random_module
 
 EXAMPLES = int(os.environ.get("HOSTILE_SOURCE_EXAMPLES", "40"))
@@ -150,3 +150,22 @@ def test_a_hostile_source_migrates_to_a_patch_git_applies(case: tuple[str, bytes
         assert path.read_bytes() == result.updated
     again = migrate_bytes(result.updated, str(path), Options())
     assert again.status in (FileStatus.UNCHANGED, FileStatus.SKIPPED), again
+
+
+@pytest.mark.parametrize("codec", ["idna", "punycode"])
+def test_a_codec_that_raises_unicode_error_itself_fails_only_its_file(
+    tmp_path: Path, codec: str
+) -> None:
+    # These codecs raise `UnicodeError`, the base class: caught as a decode or encode
+    # error of one file, it must not end the run with a traceback.
+    body = b"def f(client, a):\n" + LOOP.replace(b"\t", b"    ") + b"\n"
+    odd = tmp_path / "odd.py"
+    odd.write_bytes(f"# coding: {codec}\n".encode() + body)
+    legacy = tmp_path / "legacy.py"
+    legacy.write_bytes(body)
+    first, second = run([str(odd), str(legacy)], Options(), jobs=1)
+    assert first.status is FileStatus.FAILED
+    assert first.error is not None
+    assert "\n" not in first.error
+    assert first.error.startswith(("cannot decode", "cannot encode")), first.error
+    assert second.status is FileStatus.CHANGED
