@@ -77,3 +77,12 @@ def test_symlink_loops_are_one_line_or_failed_files_without_a_traceback(tmp_path
         f"{name}: cannot read: Too many levels of symbolic links"
         for name in ("a.py", "b.py", "self.py")
     ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_named_gitignore_is_no_ignore_file(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_bytes(LEGACY_CODE)
+    os.mkfifo(tmp_path / ".gitignore")
+    code, out, err = _migrate(tmp_path, ".")
+    assert code == 0, err
+    assert out.startswith("diff --git a/app.py b/app.py\n")
