@@ -38,7 +38,7 @@ from tests.recording_mutations import mutated_recordings
 from tests.replay.large.test_differential import HELPERS, _large_file_path
 
 runner = CliRunner()
-EXAMPLES = int(os.environ.get("MUTATION_EXAMPLES", "10"))
+EXAMPLES = int(os.environ.get("MUTATION_EXAMPLES", "6"))
 SOME = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REPLAY_MODES = [["--check", "--json"], ["--format", "sarif"], ["--json"], ["--check"]]
 
