@@ -6,6 +6,7 @@ discovery, rules and rendering of machine formats live in `codemods`.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -179,8 +180,12 @@ def _migrate(
     if stdin:
         return _migrate_stdin(options, check, output_format, console)
     for path in given:
-        if not path.exists():
-            raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN)
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            raise fail(f"{path}: no such file or directory", ExitCode.CANNOT_RUN) from None
+        except OSError as error:  # a symlink loop: say so, not "no such file"
+            raise fail(f"{path}: {error.strerror or error}", ExitCode.CANNOT_RUN) from None
     excludes = (*DEFAULT_EXCLUDES, *config.exclude, *exclude)
     results = _run(given, excludes, options, jobs, console)
     if write:

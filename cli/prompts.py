@@ -23,6 +23,7 @@ from replay.interrupts.descriptor_reader import (
     kind_of,
 )
 from replay.resume.answers import Action, AnswerSpec
+from replay.wire import bounded_json
 
 Ask = Callable[[str], str]
 
@@ -213,6 +214,6 @@ def _parse(reply: str, kind: Any, enum: Any) -> tuple[Any, bool]:
             return int(number), True
         return number, True
     try:
-        return json.loads(reply), True
+        return bounded_json.loads(reply), True
     except ValueError:
         return None, False

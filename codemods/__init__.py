@@ -53,6 +53,6 @@ def marker(rule: Rule, todo: str, encoding: str = "utf-8") -> str:
     text = f"# TODO(agui): {rule.value} {todo} — README{anchor(rule)}"
     try:
         text.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
+    except (UnicodeError, LookupError):
         return text.replace(" — ", " -- ")
     return text

@@ -18,7 +18,7 @@ from libcst.helpers import get_full_name_for_node
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from codemods import Rule, marker
-from codemods.outline import NESTED, Outline, mentions, span
+from codemods.outline import NESTED, Outline, line_breaks, mentions, span
 from codemods.settings import ApiNames, Settings
 from codemods.site import Action, Site
 from codemods.triggers import rule_triggers
@@ -127,7 +127,7 @@ class RuleCommand(cst.CSTTransformer):
         for statement in tree.body:
             text = tree.code_for_node(statement)
             self._first_lines[id(statement)] = line
-            line += text.count("\n") if "\n" in text else text.count("\r")
+            line += line_breaks(text)
             if not any(t in text for t in wanted):
                 self._pruned.add(id(statement))
 

@@ -6,6 +6,7 @@ methods; command-line options override the file.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -42,7 +43,10 @@ class MigrateConfig:
 
 def find_pyproject(start: Path) -> Path | None:
     """The nearest `pyproject.toml` in `start` (or its directory) and its ancestors."""
-    here = start.resolve()
+    try:
+        here = start.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        here = Path(os.path.abspath(start))
     if not here.is_dir():
         here = here.parent
     for directory in (here, *here.parents):

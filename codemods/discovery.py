@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase, translate
 from pathlib import Path
 
+from codemods.source_file import read_source
 from codemods.typescript import is_script
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
@@ -62,10 +63,12 @@ class IgnorePattern:
 def read_gitignore(directory: str) -> list[IgnorePattern]:
     """The patterns of `directory/.gitignore`, or none."""
     try:
-        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
+        # Read as a source file is (`read_source`): a FIFO named `.gitignore` would
+        # block the walk forever.
+        data = read_source(os.path.join(directory, ".gitignore"))
     except OSError:
         return []
+    lines = data.decode("utf-8", errors="replace").splitlines()
     patterns = []
     for raw in lines:
         line = raw.rstrip()
@@ -128,9 +131,10 @@ def discover(
     paths: Sequence[Path], excludes: Sequence[str], *, gitignore: bool = True
 ) -> Iterator[Path]:
     """Python and TypeScript/JavaScript files under `paths` (never `.d.ts`), sorted per
-    directory; explicitly named files always."""
+    directory; explicitly named files always (anything but a directory: the reader says
+    why a FIFO or a symlink loop cannot be migrated, rather than skip it unsaid)."""
     for given in paths:
-        if given.is_file():
+        if not given.is_dir():
             yield given
             continue
         root = os.path.abspath(given)

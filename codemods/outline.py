@@ -83,14 +83,29 @@ class Outline:
         return NO_INDENT if found is None else found
 
     def lines_with(self, needles: tuple[str, ...]) -> list[int]:
-        """Sorted 1-based line numbers where any needle occurs."""
+        """Sorted 1-based line numbers where any needle occurs, as `ast` numbers lines."""
         found: set[int] = set()
+        text = self.text
         for needle in needles:
-            at = self.text.find(needle)
+            at = text.find(needle)
             while at != -1:
-                found.add(self.text.count("\n", 0, at) + 1)
-                at = self.text.find(needle, at + len(needle))
+                found.add(line_breaks(text, 0, at) + 1)
+                at = text.find(needle, at + len(needle))
         return sorted(found)
+
+
+def line_breaks(text: str, start: int = 0, end: int | None = None) -> int:
+    """How many line ends (`NEWLINE`: CRLF, CR or LF) `text[start:end]` holds.
+
+    Python's tokenizer ends a line at a lone CR too, so a file mixing one into LF lines
+    (a paste from an old Mac file, a stray `\\r`) has more lines than LFs; counting LFs
+    alone put every later statement on the wrong line. `str.count` keeps it C-speed.
+    """
+    end = len(text) if end is None else end
+    lf = text.count("\n", start, end)
+    if "\r" not in text:
+        return lf
+    return lf + text.count("\r", start, end) - text.count("\r\n", start, end)
 
 
 def _parse(text: str) -> tuple[ast.Module | None, str | None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import quote
@@ -17,6 +18,10 @@ from codemods.runner import FileResult, FileStatus
 from codemods.site import Action
 
 NO_NEWLINE = "\\ No newline at end of file\n"
+GIT_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+"""One line as git counts lines: up to and including a LF. A lone CR, a form feed, a
+vertical tab or a 0x85 byte (in UTF-8 the last byte of Cyrillic ha, `Å`, `ą`…) is text inside
+the line to git, though `str.splitlines` would cut there."""
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -59,13 +64,14 @@ def unified_diff(result: FileResult, cwd: str | None = None) -> bytes:
     default the repository root: see `repository_root`).
 
     Bytes, not text: a patch must carry the file's own bytes (any encoding, BOM, CRLF),
-    so lines are diffed as latin-1, which maps every byte to one character and back.
+    so lines are diffed as latin-1, which maps every byte to one character and back,
+    and cut where git cuts them (`GIT_LINE`), else the patch would not apply.
     """
     if result.original is None or result.updated is None:
         return b""
     path = display_path(result.path, cwd or repository_root()).encode("utf-8").decode("latin-1")
-    old = result.original.decode("latin-1").splitlines(keepends=True)
-    new = result.updated.decode("latin-1").splitlines(keepends=True)
+    old = GIT_LINE.findall(result.original.decode("latin-1"))
+    new = GIT_LINE.findall(result.updated.decode("latin-1"))
     out = [f"diff --git a/{path} b/{path}\n"]
     for line in difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=3):
         out.append(line)

@@ -35,6 +35,7 @@ from codemods.outline import NEWLINE, Outline
 from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
+from codemods.source_file import read_source
 from codemods.triggers import fewest, file_triggers
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     except cst.ParserSyntaxError as error:
         message, line, column = _syntax_error(source, error.raw_line, error.raw_column + 1)
         return _failed(path, message, line, column)
-    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+    except (SyntaxError, UnicodeError, LookupError) as error:  # any codec's error
         return _failed(path, f"cannot decode: {error}")
     try:
         code, sites = _apply(module, _outline(source, module.encoding), options, active)
@@ -149,7 +150,7 @@ def _migrate_region(
     try:
         encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
         text = source.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+    except (SyntaxError, LookupError, UnicodeError):
         return None
     outline = Outline.of(text)
     if outline.unparsable is not None:
@@ -243,8 +244,7 @@ def _apply(
 def migrate_file(path: str, options: Options) -> FileResult:
     """Read one file and migrate it; an unreadable file is a failed result."""
     try:
-        with open(path, "rb") as handle:
-            source = handle.read()
+        source = read_source(path)
     except OSError as error:
         return _failed(path, f"cannot read: {error.strerror or error}")
     return migrate_bytes(source, path, options)
@@ -300,8 +300,7 @@ def run(
                 listed.append(path)
             results.append(None)
             try:
-                with open(path, "rb") as handle:
-                    source = handle.read()
+                source = read_source(path)
             except OSError as error:
                 done(index, _failed(path, f"cannot read: {error.strerror or error}"))
                 continue
@@ -429,14 +428,14 @@ def _failed(
 def _encode(code: str, encoding: str) -> bytes | None:
     try:
         return code.encode(encoding)
-    except UnicodeEncodeError:
+    except UnicodeError:  # a codec such as idna raises the base class
         return None
 
 
 def _outline(source: bytes, encoding: str) -> Outline | None:
     try:
         return Outline.of(source.decode(encoding), encoding=encoding)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeError, LookupError):
         return None
 
 

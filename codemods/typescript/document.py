@@ -92,9 +92,15 @@ class Document:
         return text.encode("utf-8", "surrogateescape")
 
     def position(self, offset: int) -> tuple[int, int]:
-        """1-based line and character column of a byte offset."""
+        """1-based line and character column of a byte offset.
+
+        Lines end at LF, CRLF and a lone CR, as JavaScript, editors and the Python side
+        (`codemods.outline.NEWLINE`) count them: counting LFs alone put every site after
+        a stray CR on the line above the one the user sees.
+        """
         if self._line_starts is None:
-            self._line_starts = [0, *(m.end() for m in re.finditer(b"\n", self.source))]
+            ends = re.finditer(rb"\r\n|\r|\n", self.source)
+            self._line_starts = [0, *(m.end() for m in ends)]
         index = bisect.bisect_right(self._line_starts, offset) - 1
         start = self._line_starts[index]
         column = len(self.source[start:offset].decode("utf-8", "replace"))

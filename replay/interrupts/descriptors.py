@@ -17,14 +17,14 @@ Schema the object as written in the tool definition. agui derives the draft-07 f
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from replay.wire.canonical import digest, hash_schema_input
+from replay.wire import bounded_json
+from replay.wire.canonical import digest, hash_schema_input, unencodable_at
 from replay.wire.errors import AguiError
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -170,6 +170,11 @@ def _draft07(value: Any, *, top: bool = False) -> Any:
 def _schema(value: Any, where: str) -> ToolSchema:
     if not isinstance(value, dict):
         raise InvalidTools(f"{where}: a schema must be a JSON object")
+    odd = unencodable_at(value)
+    if odd is not None:  # the schema is hashed as canonical JSON, which has no such number
+        raise InvalidTools(
+            f"{where}: {odd} is NaN, infinite or out of range (like 1e400), which JSON cannot carry"
+        )
     if not JSON_SCHEMA_KEYWORDS.intersection(value):
         raise InvalidTools(
             f"{where}: not a JSON Schema (no keyword such as `type` or `properties`);"
@@ -251,7 +256,7 @@ def load_tools(path: Path) -> list[dict[str, Any]]:
     except OSError as error:
         raise InvalidTools(f"{path}: {error.strerror or error}") from None
     try:
-        data = json.loads(text)
+        data = bounded_json.loads(text)
     except ValueError as error:
         raise InvalidTools(f"{path}: not valid JSON ({error})") from None
     try:

@@ -45,7 +45,8 @@ from replay.resume.hand_built_run import checked_messages, hand_built_items, han
 from replay.resume.paused_run import PausedRun, choose_run, paused_run_from, read_runs
 from replay.resume.secret_mask import header_value_problem
 from replay.runs.transcript import Outcome, RunTranscript, TranscriptBuilder
-from replay.wire.canonical import wire_json
+from replay.wire import bounded_json
+from replay.wire.canonical import unencodable_at, wire_json
 from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 from replay.wire.events import RecordedEvent, decode_events
 from replay.wire.problems import Problem, Severity
@@ -215,7 +216,7 @@ def resume_run(
     by_id = {str(d.get("id")): d for d in paused.interrupts}
     if waiting and job.validate:
         return Unanswered(tuple(by_id[i] for i in waiting))
-    resume = build_resume(paused.interrupts, answers)
+    resume = _encodable(build_resume(paused.interrupts, answers), "resume")
     if job.validate:
         errors = validate_batch(
             paused.interrupts,
@@ -240,7 +241,7 @@ def resume_run(
             return Refused(tuple(errors), history)
     run_id = job.new_run_id or (run_id_factory or new_run_id)()
     body = continuation_body(paused, resume, run_id=run_id)
-    text = wire_json(body)
+    text = wire_json(_encodable(body, ""))
     request = HttpRequest(
         url=job.url,
         body=text.encode("utf-8"),
@@ -279,6 +280,20 @@ def request_headers(
     return tuple(headers)
 
 
+def _encodable(value: Any, name: str) -> Any:
+    """`value`, or `InvalidRequest` naming the first number JSON cannot carry in it
+    (`NaN`, `Infinity`, `1e400`: Python's reader takes them from an answer, a history or
+    a request file); the body could not be written, and nothing is sent."""
+    where = unencodable_at(value)
+    if where is None:
+        return value
+    path = ".".join(part for part in (name, where) if part).replace(".[", "[")
+    raise InvalidRequest(
+        f"{path or name} is NaN, infinite or out of range (like 1e400), which JSON cannot"
+        " carry; nothing was sent"
+    )
+
+
 def load_json(path: Path, what: str) -> Any:
     """A JSON file named by option `what`; unreadable or invalid is `InvalidRequest`."""
     try:
@@ -286,7 +301,7 @@ def load_json(path: Path, what: str) -> Any:
     except OSError as error:
         raise InvalidRequest(f"{what} {path}: {error.strerror or error}") from None
     try:
-        return json.loads(text)
+        return bounded_json.loads(text)
     except ValueError as error:
         raise InvalidRequest(f"{what} {path}: not valid JSON ({error})") from None
 

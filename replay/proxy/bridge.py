@@ -22,13 +22,13 @@ interrupt — is refused with one `RUN_ERROR`, never dropped.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from replay.interrupts.descriptors import tool_map
 from replay.serve.run_ids import RunIds, rewrite_event
 from replay.translate.translation import Translator
+from replay.wire import bounded_json
 from replay.wire.canonical import wire_json
 from replay.wire.events import EndOfStream, RawEvent, parse_messages
 from replay.wire.sse import SseDecoder, SseMessage, encode_event
@@ -134,7 +134,7 @@ def _history(
 
 def _is_placeholder(message: dict[str, Any]) -> bool:
     try:
-        content = json.loads(message.get("content") or "")
+        content = bounded_json.loads(message.get("content") or "")
     except (TypeError, ValueError):
         return False
     return isinstance(content, dict) and content.get(PENDING_EXECUTION) is True
@@ -185,7 +185,7 @@ def _parsed(arguments: Any) -> Any:
     if not isinstance(arguments, str):
         return arguments
     try:
-        return json.loads(arguments)
+        return bounded_json.loads(arguments)
     except ValueError:
         return arguments
 

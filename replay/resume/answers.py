@@ -22,6 +22,7 @@ from replay.interrupts.descriptor_reader import (
     branch_schema,
     kind_of,
 )
+from replay.wire import bounded_json
 from replay.wire.errors import InvalidRequest
 
 
@@ -91,12 +92,15 @@ def parse_json_text(text: str, *, option: str, base: Path | None = None) -> Any:
     else:
         raw, where = text, "the value"
     try:
-        return json.loads(raw)
+        return bounded_json.loads(raw)
     except json.JSONDecodeError as error:
+        shell = "; quote it for the shell, e.g. '{\"approved\": true}'"
+        hint = "" if text.startswith("@") else shell  # a file is not the shell's doing
         raise InvalidRequest(
-            f"{option}: {where} is not valid JSON ({error.msg} at column {error.colno}); "
-            "quote it for the shell, e.g. '{\"approved\": true}'"
+            f"{option}: {where} is not valid JSON ({error.msg} at column {error.colno}){hint}"
         ) from None
+    except ValueError as error:  # nested too deep for every later step (bounded_json)
+        raise InvalidRequest(f"{option}: {where} is not valid JSON ({error})") from None
 
 
 def split_assignment(text: str, *, option: str) -> tuple[str, str]:
@@ -224,7 +228,7 @@ def _attach_payloads(specs: list[AnswerSpec], payloads: Sequence[str]) -> list[A
 
 def _is_json(text: str) -> bool:
     try:
-        json.loads(text)
+        bounded_json.loads(text)
     except ValueError:
         return False
     return True

@@ -9,13 +9,13 @@ resume (no recording) can get either wrong, so these are checked before anything
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from replay.interrupts.descriptor_reader import InterruptKind, kind_of
 from replay.resume.continuation import descriptor_id, tool_call_id_of
+from replay.wire import bounded_json
 
 TOOL_ID_PREFIXES = ("approval_", "client_tool_")
 """How TanStack names tool-call interrupts: the prefix, then the tool call id."""
@@ -75,7 +75,7 @@ def _pending_execution(message: Mapping[str, Any]) -> bool:
     if not isinstance(content, str) or "pendingExecution" not in content:
         return False
     try:
-        parsed = json.loads(content)
+        parsed = bounded_json.loads(content)
     except ValueError:
         return False
     return isinstance(parsed, dict) and parsed.get("pendingExecution") is True

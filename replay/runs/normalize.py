@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from replay.wire.canonical import finite_or_null
 from replay.wire.delta_run import DeltaRun
 from replay.wire.events import RecordedEvent, known_compact
 
@@ -28,14 +30,17 @@ NORMAL_TIMESTAMP = 0
 
 
 def compact_json(value: Any) -> str:
-    """One-line JSON as TanStack writes it: no spaces, non-ASCII kept raw."""
+    """One-line JSON as TanStack writes it: no spaces, non-ASCII kept raw, and a number
+    no double holds (`1e400`, or a `NaN` Python's reader took) as `null`, as
+    `JSON.stringify` writes it: `Infinity` and `NaN` are not JSON, and `--json` lines
+    must parse."""
     try:
         # pydantic-core's serializer is several times faster than json.dumps and writes
         # the same text for parsed JSON; json.dumps handles what it refuses (surrogates).
         return _to_json()(value).decode("utf-8")
     except ValueError:  # pydantic-core's serialization errors are ValueErrors
         # Escaped: a lone surrogate has no UTF-8 form, and the output must be UTF-8.
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+        return json.dumps(finite_or_null(value), separators=(",", ":"), ensure_ascii=True)
 
 
 def ndjson(items: Sequence[RecordedEvent | DeltaRun | bytes]) -> bytes:
@@ -93,7 +98,7 @@ def _to_json() -> Callable[[Any], bytes]:
     if not _SERIALIZER:
         from pydantic_core import to_json
 
-        _SERIALIZER.append(to_json)
+        _SERIALIZER.append(partial(to_json, inf_nan_mode="null"))
     return _SERIALIZER[0]
 
 

@@ -20,6 +20,7 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
+from replay.wire.canonical import finite_or_null
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
@@ -34,9 +35,13 @@ def compact_json(value: Any) -> str:
     """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept.
 
     A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form, and the
-    output must be UTF-8: it stays escaped, as it was recorded.
+    output must be UTF-8: it stays escaped, as it was recorded. A number no double holds
+    is `null`, as `JSON.stringify` writes it.
     """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # `1e400` read as infinity: `JSON.stringify` writes null, not Infinity
+        text = json.dumps(finite_or_null(value), ensure_ascii=False, separators=(",", ":"))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -8,10 +8,10 @@ before it paused. Nothing here emits events or notices.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from replay.wire import bounded_json
 from replay.wire.problems import Location
 
 
@@ -27,7 +27,7 @@ class ToolCall:
     def parsed_args(self) -> Any:
         text = "".join(self.args) or "{}"
         try:
-            value = json.loads(text)
+            value = bounded_json.loads(text)
         except ValueError:
             return {}
         return value if isinstance(value, dict) else {}

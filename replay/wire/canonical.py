@@ -107,6 +107,49 @@ def _encode(value: Any, *, sort_keys: bool) -> str:
     )
 
 
+def unencodable_at(value: Any) -> str | None:
+    """Where the first value `wire_json` cannot write sits in `value` (`resume[0].payload.n`,
+    `""` for `value` itself), or None when it has none.
+
+    Python's JSON reader takes `NaN`, `Infinity` and `1e400` (which becomes infinite);
+    JSON cannot carry them, so a body holding one cannot be sent, and the user needs to
+    know which value to fix. Walked without recursion, in document order.
+    """
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if item is None or isinstance(item, str | bool):
+            continue
+        if isinstance(item, int | float):
+            try:
+                finite = math.isfinite(float(item))
+            except OverflowError:
+                finite = False
+            if not finite:
+                return path
+        elif isinstance(item, list | tuple):
+            stack.extend((item[i], f"{path}[{i}]") for i in reversed(range(len(item))))
+        elif isinstance(item, dict) and all(isinstance(key, str) for key in item):
+            keys = list(item)
+            stack.extend((item[key], f"{path}.{key}" if path else key) for key in reversed(keys))
+        else:
+            return path
+    return None
+
+
+def finite_or_null(value: Any) -> Any:
+    """`value` with each NaN or infinite float replaced by None, as `JSON.stringify`
+    writes them (`null`): what a JavaScript server relaying the value would send.
+    Recursive: values here come through `bounded_json`, nested at most 256 deep."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list):
+        return [finite_or_null(item) for item in value]
+    if isinstance(value, dict):
+        return {key: finite_or_null(item) for key, item in value.items()}
+    return value
+
+
 def canonical_json(value: Any) -> str:
     """The canonical text of a JSON value: sorted keys, no whitespace, JS numbers."""
     return _encode(value, sort_keys=True)

@@ -6,10 +6,11 @@ importing pydantic-core costs about 12 ms, an eighth of a small recording's chec
 the first `JSON_BUDGET` texts of a run go to `json.loads`, whose value is `from_json`'s
 wherever both accept a text (same numbers, strings and duplicate-key rule); a text
 `from_json` would refuse while `json.loads` takes it (a lone surrogate, escaped or
-not, nesting past pydantic-core's 200 levels), a text `json.loads` refuses, and bytes
-(which `json.loads` may read as UTF-16) all go to `from_json` itself, as does everything once
-the budget is spent or pydantic-core is loaded anyway. tests/replay/wire/test_event_json.py
-compares `from_json` here with pydantic-core's on random and hostile texts.
+not, nesting past pydantic-core's 200 levels, a float of over 4,300 digits), a text
+`json.loads` refuses, and bytes (which `json.loads` may read as UTF-16) all go to
+`from_json` itself, as does everything once the budget is spent or pydantic-core is
+loaded anyway. tests/replay/wire/test_event_json.py compares `from_json` here with
+pydantic-core's on random and hostile texts.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ JSON_BUDGET: Final = 4096
 """Texts parsed by `json.loads` before pydantic-core's faster parser pays for its import."""
 NESTING: Final = 200
 """pydantic-core's nesting limit: a text with more brackets than this may exceed it."""
+LONGEST_NUMBER: Final = 4300
+"""pydantic-core refuses a number with more digits than this before its point ("number
+out of range"), where `json.loads` reads a float of them as infinity."""
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_DIGITS: Final = re.compile(f"[0-9]{{{LONGEST_NUMBER + 1}}}")
 _budget = [JSON_BUDGET]
 
 
@@ -61,8 +66,10 @@ def from_json(text: str | bytes) -> Any:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return pydantic_from_json()(text)  # its own error (or, if it takes it, its value)
-    if text.count("[") + text.count("{") > NESTING or (
-        "\\u" in text and _SURROGATE_ESCAPE.search(text)
+    if (
+        text.count("[") + text.count("{") > NESTING
+        or ("\\u" in text and _SURROGATE_ESCAPE.search(text))
+        or (len(text) > LONGEST_NUMBER and _LONG_DIGITS.search(text))
     ):
         return pydantic_from_json()(text)
     return value

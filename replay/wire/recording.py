@@ -132,8 +132,12 @@ def open_input(name: str) -> Iterator[BinaryIO]:
     path = Path(name)
     if path.is_dir():
         raise UnreadableInput(f"{name}: is a directory, expected a recording file")
-    if not path.exists():
-        raise UnreadableInput(f"{name}: no such file")
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise UnreadableInput(f"{name}: no such file") from None
+    except OSError as error:  # a symlink loop, a name too long: say which
+        raise UnreadableInput(f"{name}: {error.strerror or error}") from None
     try:
         handle = path.open("rb")
     except OSError as error:

@@ -27,7 +27,13 @@ FAILED = FileResult(
         b"def f(c, a):\n    c.add_tool_approval_response(id=a.id, approved=True)",  # no final EOL
         b"\xef\xbb\xbfdef f(c, a):\r\n    c.add_tool_approval_response(id=a.id, approved=1)\r\n",
         b"# -*- coding: latin-1 -*-\nN = '\xe9'\ndef f(c, a):\n    return c.pending_interrupts\n",
+        # Bytes `str.splitlines` cuts at but git does not: the diff's lines must be git's.
+        "# Проверка: \u0445\ndef f(c, a):\n    return c.pending_interrupts\n".encode(),  # 0x85
+        b"import os\n\x0c\n# a\x0bb\x1cc\ndef f(c, a):\n    return c.pending_interrupts\n",
+        b"def f(c, a):\r    return c.pending_interrupts\rX = 1\r",  # CR only: one git line
+        b"def f(c, a):\r\n    return c.pending_interrupts\rX = 1\n",
     ],
+    ids=["no-final-eol", "bom-crlf", "latin-1", "byte-0x85", "form-feed", "cr-only", "cr-mixed"],
 )
 def test_diff_applies_with_git_apply(tmp_path: Path, source: bytes) -> None:
     target = tmp_path / "pkg" / "m.py"

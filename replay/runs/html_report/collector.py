@@ -32,6 +32,7 @@ from replay.runs.html_report.model import (
 )
 from replay.runs.html_report.schema_outline import outline
 from replay.runs.transcript import Outcome, RunTranscript
+from replay.wire import bounded_json
 from replay.wire.problems import Problem, Severity
 
 TRANSLATED_RULE = "translated"
@@ -62,7 +63,7 @@ def _text(value: Any) -> str:
 def _arguments(raw: str) -> str:
     """Tool arguments indented when they are a JSON object or array, else as streamed."""
     try:
-        value = json.loads(raw)
+        value = bounded_json.loads(raw)
     except ValueError:
         return raw
     return pretty_json(value) if isinstance(value, dict | list) else raw
