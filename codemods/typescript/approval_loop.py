@@ -98,7 +98,13 @@ class ApprovalLoopCommand(ScriptCommand):
             and bindings.pattern_binding(document, binding.pattern, method) is None
         ]
         if used:
-            keep_old = len(used) < len(uses)
+            # A hook's dependency array lists the old name: the batch method takes its
+            # place (or joins it while a call of the old name is left).
+            dependencies = [use for use in uses if bindings.react_dependency(document, use)]
+            keep_old = len(used) < len(uses) - len(dependencies)
+            for dependency in dependencies:
+                new = locals_[used[0]]
+                self.edit(*bindings.dependency_edit(document, dependency, new, keep_old))
             edit = bindings.entry_edit(document, binding, ", ".join(needed) or None, keep_old)
             if edit is not None:
                 self.edit(*edit)

@@ -49,6 +49,8 @@ class ApprovalResponseCommand(ScriptCommand):
 
     def run(self) -> None:
         for call, receiver in self.member_calls(OLD):
+            if bindings.own_object(self.document, receiver):
+                continue  # the app's own object (a test double, say): not a client
             problem = bindings.client_problem(self.document, receiver)
             if problem is not None:
                 self.todo(call, problem)
@@ -64,6 +66,8 @@ class ApprovalResponseCommand(ScriptCommand):
         # A bare `addToolApprovalResponse(...)` whose name the file does not take from
         # `useChat` (a prop handed down, say): no items here to resolve.
         seen = {finding.offset for finding in self.findings}
+        if bindings.own_function(self.document, OLD):
+            return  # the file's own function of that name, which it calls
         for name in self.document.occurrences(OLD):
             outer = name.parent
             if (
@@ -99,8 +103,12 @@ class ApprovalResponseCommand(ScriptCommand):
                 return
         no_tools = bindings.tools_problem(document, binding.hook_call)
         rewritten = 0
+        dependencies: list[tree_sitter.Node] = []
         for use in uses:
             parent = use.parent
+            if bindings.react_dependency(document, use):
+                dependencies.append(use)
+                continue
             if (
                 parent is None
                 or parent.type != "call_expression"
@@ -117,10 +125,16 @@ class ApprovalResponseCommand(ScriptCommand):
                 continue
             if self.answer(parent, items):
                 rewritten += 1
-        if rewritten:
-            edit = bindings.entry_edit(document, binding, needed, keep_old=rewritten < len(uses))
-            if edit is not None:
-                self.edit(*edit)
+        calls = len(uses) - len(dependencies)
+        if not rewritten and calls:
+            return
+        # Listed only as a dependency (AG005 batched its calls, say): nothing reads it.
+        new = items if rewritten else None
+        for dependency in dependencies:
+            self.edit(*bindings.dependency_edit(document, dependency, new, rewritten < calls))
+        edit = bindings.entry_edit(document, binding, new and needed, keep_old=rewritten < calls)
+        if edit is not None:
+            self.edit(*edit)
 
     def answer(self, call: tree_sitter.Node, items: str) -> bool:
         """Rewrite one call to resolve the bound item, or mark it; True when rewritten."""

@@ -34,6 +34,18 @@ FUNCTIONS = frozenset(
 )
 # Where a name is read, as opposed to a property key or a type.
 REFERENCES = frozenset({"identifier", "shorthand_property_identifier"})
+# Wrappers that only tell the type checker about a value: `{ … } satisfies Answer`,
+# `chat as Chat`, `chat!`, `(chat)`. The value inside is what the code uses.
+TYPE_WRAPPERS = frozenset(
+    {"satisfies_expression", "as_expression", "non_null_expression", "parenthesized_expression"}
+)
+
+
+def unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
+    """`node` without the type-only wrappers around it."""
+    while node.type in TYPE_WRAPPERS and node.named_children:
+        node = node.named_children[0]
+    return node
 
 
 @dataclass(frozen=True, slots=True)
