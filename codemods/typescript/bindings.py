@@ -228,6 +228,56 @@ def own_object(document: Document, receiver: tree_sitter.Node) -> bool:
     return value is not None and unwrapped(value).type == "object"
 
 
+# Where a file declares a member of its own: `{ name: T }` / `interface { name: T }`,
+# a class field, an object literal's key.
+MEMBER_DECLARATIONS = frozenset({"property_signature", "public_field_definition", "pair"})
+
+
+def declares_member(document: Document, name: str) -> bool:
+    """Whether the file declares a property `name` of its own (a type, a class, an
+    object literal): then `x.name` may read the app's object rather than the client's."""
+    for node in document.occurrences(name):
+        parent = node.parent
+        if node.type == "shorthand_property_identifier":
+            return True  # `{ name }` in an object literal
+        if node.type != "property_identifier" or parent is None:
+            continue
+        if parent.type in MEMBER_DECLARATIONS and node in (
+            parent.child_by_field_name("name"),
+            parent.child_by_field_name("key"),
+        ):
+            return True
+    return False
+
+
+# The package types whose `pendingInterrupts` is the deprecated alias.
+CLIENT_TYPE = re.compile(r"\b(?:ChatClient|ChatInterruptState|UseChatReturn)\b")
+
+
+def is_client(document: Document, receiver: tree_sitter.Node) -> bool:
+    """Whether `receiver` is provably a `useChat` result, a `ChatClient` or its interrupt
+    state: bound to `useChat(...)`/`new ChatClient(...)`, typed as one, or
+    `….getInterruptState()`."""
+    if is_hook_result(document, receiver):
+        return True
+    if receiver.type == "call_expression":  # `client.getInterruptState()`
+        function = receiver.child_by_field_name("function")
+        method = function.child_by_field_name("property") if function is not None else None
+        return method is not None and document.text(method) == "getInterruptState"
+    name = receiver_name(document, receiver)
+    if name is None:
+        return False
+    for declaration in declarations(document, name):
+        annotation = declaration.child_by_field_name("type")
+        if annotation is not None and CLIENT_TYPE.search(document.text(annotation)):
+            return True
+        for value in values_of(declaration.child_by_field_name("value")):
+            constructor = value.child_by_field_name("constructor")
+            if constructor is not None and document.text(constructor) == "ChatClient":
+                return True
+    return False
+
+
 def own_function(document: Document, name: str) -> bool:
     """Whether the file defines a function called `name` (`function name() {}`, or
     `const name = () => …`): the app's own, not a legacy method handed down."""
