@@ -8,8 +8,9 @@ members have no matching `resolveInterrupt`), so it fails under strict TypeScrip
 (TS2339); the separate `filter` callback is an inferred type predicate (TS >= 5.5).
 
 `resolveInterrupt` returns `void` where the old call returned `Promise<void>`: the call
-is rewritten as a statement (a bare `await` goes) and as a JSX event handler's arrow
-body; wherever else its promise is used it gets a TODO with the reason.
+is rewritten as a statement (a bare `await` goes) and as a DOM event handler's arrow
+body; wherever else its promise is used (a component's callback prop included) it gets
+a TODO with the reason.
 """
 
 from __future__ import annotations
@@ -208,5 +209,23 @@ class ApprovalResponseCommand(ScriptCommand):
             and parent.parent is not None
             and parent.parent.type == "jsx_expression"
         ):
-            return expression, ""  # an event handler: React ignores its result
+            if self.on_dom_element(parent.parent):
+                return expression, ""  # a DOM event handler: React ignores its result
+            return None, (
+                "its promise is the result of a callback passed to a component, which may "
+                "wait for it (a prop typed () => Promise<void> no longer type-checks)"
+            )
         return None, USED_BECAUSE.get(parent.type, "its result is used")
+
+    def on_dom_element(self, value: tree_sitter.Node) -> bool:
+        """Whether a JSX attribute value belongs to a DOM element (`<button onClick>`),
+        whose handlers React calls and forgets; a component (`<Approve onApprove>`) gets
+        the callback as a prop and may await what it returns."""
+        attribute = value.parent
+        element = attribute.parent if attribute is not None else None
+        if attribute is None or element is None or attribute.type != "jsx_attribute":
+            return False
+        name = element.child_by_field_name("name")
+        if name is None or name.type != "identifier":
+            return False  # `<Foo.Bar>`, `<ns:tag>`: not a plain DOM tag
+        return self.document.text(name)[:1].islower()
