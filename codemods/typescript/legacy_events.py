@@ -7,7 +7,8 @@
 server or a stream reader needs a human: this rule only reports and marks.
 
 Only event-shaped uses count: an object literal's `name: '…'`, a comparison with a
-`.name` read, a `case` of a switch on `.name`, and the two types. The same strings are
+`.name` read, a `case` of a switch on `.name`, a list of names searched for a `.name`
+(`[…].includes(chunk.name)`, also through a const), and the two types. The same strings are
 also tool-call part states in the client (`part.state === 'approval-requested'`), which
 are current API and stay unmarked.
 """
@@ -76,11 +77,46 @@ class LegacyEventsCommand(ScriptCommand):
             left = parent.child_by_field_name("left")
             other = parent.child_by_field_name("right") if left == string else left
             return other is not None and self.reads_name(other)
+        if parent.type == "array":
+            return self.listed_names(parent)
         if parent.type == "switch_case":
             switch = parent.parent.parent if parent.parent is not None else None
             value = switch.child_by_field_name("value") if switch is not None else None
             inner = value.named_children[0] if value is not None and value.named_children else None
             return inner is not None and self.reads_name(inner)
+        return False
+
+    def listed_names(self, array: tree_sitter.Node) -> bool:
+        """Whether an array of strings is a list of event names: `[…].includes(x.name)`,
+        directly or through the const it is stored in (`LEGACY.includes(chunk.name)`)."""
+        receivers = [array]
+        declarator = array.parent
+        if declarator is not None and declarator.type == "variable_declarator":
+            name = declarator.child_by_field_name("name")
+            if name is None or name.type != "identifier":
+                return False
+            receivers = [
+                node
+                for node in self.document.occurrences(self.document.text(name))
+                if node.type == "identifier" and node != name
+            ]
+        for receiver in receivers:
+            member = receiver.parent
+            call = member.parent if member is not None else None
+            if member is None or call is None or member.type != "member_expression":
+                continue
+            method = member.child_by_field_name("property")
+            arguments = call.child_by_field_name("arguments")
+            if (
+                call.type == "call_expression"
+                and member.child_by_field_name("object") == receiver
+                and method is not None
+                and self.document.text(method) == "includes"
+                and arguments is not None
+                and arguments.named_children
+                and self.reads_name(arguments.named_children[0])
+            ):
+                return True
         return False
 
     def reads_name(self, node: tree_sitter.Node) -> bool:
