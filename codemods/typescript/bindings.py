@@ -135,7 +135,9 @@ def is_hook_result(document: Document, receiver: tree_sitter.Node) -> bool:
     """Whether `receiver` holds a `useChat` result: a name bound to a `useChat(...)` call
     (bare, or behind `?:`, `as`, `!`), or a name or prop typed as one
     (`chat: UseChatReturn<…>`, `props.chat` of such a type). A result handed down whole
-    has `interrupts`, not a `ChatClient`'s `getInterrupts()`."""
+    has `interrupts`, not a `ChatClient`'s `getInterrupts()`. So does a `useContext(…)`
+    of a context created for one (`createContext<UseChatReturn<…> | null>(null)`)."""
+    receiver = unwrapped(receiver)
     if receiver.type == "member_expression":
         prop = receiver.child_by_field_name("property")
         obj = receiver.child_by_field_name("object")
@@ -145,12 +147,15 @@ def is_hook_result(document: Document, receiver: tree_sitter.Node) -> bool:
     if receiver.type != "identifier":
         return False
     name = document.text(receiver)
-    for declaration in declarations(document, name):
+    # The declaration this read sees, when the file shows it (two components may each
+    # bind `chat`, one to useChat and one to a ChatClient); else any of that name.
+    visible = visible_declaration(document, name, receiver)
+    for declaration in [visible] if visible is not None else declarations(document, name):
         annotation = declaration.child_by_field_name("type")
         if annotation is not None and hook_typed(document, annotation):
             return True
         if declaration.type == "variable_declarator" and any(
-            hook_call(value, document) is not None
+            hook_call(value, document) is not None or hook_context(document, value)
             for value in values_of(declaration.child_by_field_name("value"))
         ):
             return True
@@ -159,6 +164,28 @@ def is_hook_result(document: Document, receiver: tree_sitter.Node) -> bool:
         node.type == "shorthand_property_identifier_pattern" for node in document.occurrences(name)
     )
     return shorthand and any(hook_typed(document, t) for t in property_types(document, name))
+
+
+def hook_context(document: Document, value: tree_sitter.Node) -> bool:
+    """Whether `value` is `useContext(Ctx)` (or `React.useContext`, React 19's `use`) of
+    a context the file creates for a `useChat` result: `createContext<Chat | null>(…)`."""
+    function = value.child_by_field_name("function") if value.type == "call_expression" else None
+    if function is not None and function.type == "member_expression":
+        function = function.child_by_field_name("property")
+    arguments = value.child_by_field_name("arguments")
+    if function is None or document.text(function) not in ("useContext", "use"):
+        return False
+    if arguments is None or len(arguments.named_children) != 1:
+        return False
+    context = arguments.named_children[0]
+    if context.type != "identifier":
+        return False
+    for declaration in declarations(document, document.text(context)):
+        created = declaration.child_by_field_name("value")
+        types = created.child_by_field_name("type_arguments") if created is not None else None
+        if types is not None and hook_typed(document, types):
+            return True
+    return False
 
 
 # How a type names a `useChat` result: `UseChatReturn<…>`, `ReturnType<typeof useChat>`.
