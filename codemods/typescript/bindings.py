@@ -452,7 +452,10 @@ def client_problem(document: Document, receiver: tree_sitter.Node) -> str | None
     name = receiver_name(document, receiver)
     if name is None:
         return None
-    for declaration in declarations(document, name):
+    visible = None
+    if receiver.type == "identifier":  # `this.client` is a field: any declaration
+        visible = visible_declaration(document, name, receiver)
+    for declaration in [visible] if visible is not None else declarations(document, name):
         annotation = declaration.child_by_field_name("type")
         named = annotation.named_children if annotation is not None else []
         if [(n.type, document.text(n)) for n in named] == [("type_identifier", "ChatClient")]:
