@@ -127,9 +127,10 @@ class ApprovalResponseCommand(ScriptCommand):
             if self.answer(parent, items):
                 rewritten += 1
         calls = len(uses) - len(dependencies)
-        if not rewritten and calls:
+        if not rewritten and (calls or not dependencies):
             return
-        # Listed only as a dependency (AG005 batched its calls, say): nothing reads it.
+        if not rewritten:  # only listed as a dependency: nothing calls it, so it goes
+            self.site(binding.entry.start_byte, f"{OLD} was only a dependency: dropped")
         new = items if rewritten else None
         for dependency in dependencies:
             self.edit(*bindings.dependency_edit(document, dependency, new, rewritten < calls))
