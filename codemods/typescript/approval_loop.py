@@ -153,6 +153,7 @@ class ApprovalLoopCommand(ScriptCommand):
         target = self.document.statement_of(loop)
         ends = (self.document.text(node).rstrip() for node in (target, statement))
         terminator = ";" if any(text.endswith(";") for text in ends) else ""
+        self.keep_comments(target)
         self.replace(target, batch + terminator, f"approval loop → {batch}", at=call.start_byte)
         return method
 

@@ -186,6 +186,7 @@ class ApprovalResponseCommand(ScriptCommand):
             f"{items}.filter(({parameter}) => {parameter}.kind === {quote}tool-approval{quote})"
             f".find(({parameter}) => {parameter}.id === {id_text})?.{answer}"
         )
+        self.keep_comments(target)
         self.replace(
             target, text, f"{OLD} → resolve the bound tool-approval item", at=call.start_byte
         )

@@ -58,6 +58,22 @@ class ScriptCommand:
         offset = node.start_byte if at is None else at
         self.findings.append(Finding(self.RULE, offset, message, Action.REWRITTEN))
 
+    def keep_comments(self, node: tree_sitter.Node) -> None:
+        """Put the comments inside `node`, which a rewrite replaces whole, on their own
+        lines above its statement, so the user's notes survive the rewrite."""
+        pending = list(node.children)
+        comments = []
+        while pending:
+            child = pending.pop(0)
+            if child.type == "comment":
+                comments.append(child)
+            else:
+                pending[:0] = child.children
+        for comment_node in comments:
+            edit = self.document.marker_edit(node, self.document.text(comment_node))
+            if edit is not None:
+                self.edits.append(edit)
+
     def site(self, offset: int, message: str) -> None:
         """Record a rewritten site whose edits were added separately."""
         self.findings.append(Finding(self.RULE, offset, message, Action.REWRITTEN))

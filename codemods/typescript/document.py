@@ -182,6 +182,14 @@ class Document:
         # JSX children, where it would render as text.
         while self.source[line_start : statement.start_byte].strip() and statement.parent:
             parent = statement.parent
+            # `a(); b()` on one line: the line starts with a statement of the same
+            # block, so the marker goes above that line, not above the whole function.
+            before = self.source[line_start : statement.start_byte]
+            first = line_start + len(before) - len(before.lstrip(b" \t"))
+            sibling = next((c for c in parent.children if c.start_byte == first), None)
+            if parent.type in STATEMENT_CONTAINERS and sibling is not None:
+                statement = sibling
+                break
             # A `case` line is a line of its own: the marker goes right above it.
             cases = ("switch_case", "switch_default")
             statement = parent if parent.type in cases else self.statement_of(parent)
