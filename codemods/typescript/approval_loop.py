@@ -66,10 +66,14 @@ class ApprovalLoopCommand(ScriptCommand):
     RULE = Rule.AG005
 
     def run(self) -> None:
+        # Not React's useChat (Vue, Solid): AG001 marks each answer for a hand rewrite.
+        foreign = bool(bindings.foreign_hooks(self.document))
         for call, receiver in self.member_calls(OLD):
-            self.loop_around(call, self.document.text(receiver) + self.dot(call))
+            if not (foreign and bindings.is_hook_result(self.document, receiver)):
+                self.loop_around(call, self.document.text(receiver) + self.dot(call))
         for binding in bindings.destructured(self.document, OLD):
-            self.destructured_loops(binding)
+            if not foreign:
+                self.destructured_loops(binding)
 
     def destructured_loops(self, binding: bindings.Destructured) -> None:
         """Batch the loops over a name destructured from `useChat`; the batch method

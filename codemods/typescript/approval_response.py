@@ -31,6 +31,11 @@ ELSEWHERE = (
     f"{OLD} does not come from useChat in this file (a prop?): pass the bound items "
     "(interrupts) down instead and resolve the item with resolveInterrupt(approved)"
 )
+FOREIGN = (
+    f"{OLD} comes from a useChat other than @tanstack/ai-react here (Vue refs, Solid "
+    "accessors): find the bound tool-approval item in its interrupts and call "
+    "resolveInterrupt(approved) on it by hand"
+)
 # Why a call whose promise is used cannot simply become `resolveInterrupt(...)`.
 USED_BECAUSE = {
     "member_expression": "its promise is chained (.then/.catch/.finally)",
@@ -49,6 +54,7 @@ class ApprovalResponseCommand(ScriptCommand):
     RULE = Rule.AG001
 
     def run(self) -> None:
+        foreign = bool(bindings.foreign_hooks(self.document))
         for call, receiver in self.member_calls(OLD):
             if bindings.own_object(self.document, receiver):
                 continue  # the app's own object (a test double, say): not a client
@@ -57,13 +63,17 @@ class ApprovalResponseCommand(ScriptCommand):
                 self.todo(call, problem)
                 continue
             target = self.document.text(receiver) + self.dot(call)
+            if bindings.is_hook_result(self.document, receiver) and foreign:
+                self.todo(call, FOREIGN)
+                continue
             if bindings.is_hook_result(self.document, receiver):
                 items = f"{target}interrupts"
             else:
                 items = f"{target}getInterrupts()"
             self.answer(call, items)
         for binding in bindings.destructured(self.document, OLD):
-            self.answer_destructured(binding)
+            if not foreign:  # else each call gets the FOREIGN TODO below
+                self.answer_destructured(binding)
         # A bare `addToolApprovalResponse(...)` whose name the file does not take from
         # `useChat` (a prop handed down, say): no items here to resolve.
         seen = {finding.offset for finding in self.findings}
@@ -78,7 +88,7 @@ class ApprovalResponseCommand(ScriptCommand):
                 and outer.child_by_field_name("function") == name
                 and outer.start_byte not in seen
             ):
-                self.todo(outer, ELSEWHERE)
+                self.todo(outer, FOREIGN if foreign else ELSEWHERE)
 
     def answer_destructured(self, binding: bindings.Destructured) -> None:
         """Rewrite the calls of a name destructured from `useChat`, then its entry."""

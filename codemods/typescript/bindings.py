@@ -49,6 +49,30 @@ def hook_call(node: tree_sitter.Node | None, document: Document) -> tree_sitter.
     return node if HOOK.fullmatch(document.text(function)) else None
 
 
+# The React bindings, whose `useChat` returns plain arrays and functions. The other
+# TanStack AI bindings wrap them (Vue refs, Solid accessors), so `interrupts.filter`
+# would be wrong there.
+REACT_PACKAGES = frozenset({"@tanstack/ai-react", "@tanstack/ai-preact"})
+TANSTACK_IMPORT = re.compile(
+    rb"import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['\"](@tanstack/ai-[\w-]+)['\"]"
+)
+
+
+def foreign_hooks(document: Document) -> frozenset[str]:
+    """Local names of the `useChat` hooks the file imports from a TanStack AI binding
+    other than React's (`import { useChat } from '@tanstack/ai-vue'`)."""
+    found = set()
+    for match in TANSTACK_IMPORT.finditer(document.source):
+        package = match.group(2).decode()
+        if package in REACT_PACKAGES or package == "@tanstack/ai-client":
+            continue
+        for specifier in match.group(1).decode("utf-8", "replace").split(","):
+            parts = specifier.split()
+            if parts[:1] == ["useChat"]:
+                found.add(parts[-1])  # `useChat` or `useChat as useVueChat`
+    return frozenset(found)
+
+
 def destructured(document: Document, prop: str) -> list[Destructured]:
     """Every `useChat()` destructuring entry that binds property `prop`."""
     found = []
