@@ -19,6 +19,7 @@ import tree_sitter
 
 from codemods import Rule
 from codemods.typescript.command import ScriptCommand
+from codemods.typescript.document import TYPE_WRAPPERS
 
 # Legacy CUSTOM event name → what replaces it on the wire (the Python rule's wording).
 LEGACY_EVENTS: dict[str, str] = {
@@ -32,6 +33,8 @@ LEGACY_TYPES: dict[str, str] = {
     "ToolInputAvailableEvent": "tool-input-available",
 }
 COMPARISONS = frozenset({"===", "==", "!==", "!="})
+# `const A = '…'; const B = A`: how many consts deep a name is followed to its reads.
+MAX_CONST_DEPTH = 3
 
 
 class LegacyEventsCommand(ScriptCommand):
@@ -62,11 +65,24 @@ class LegacyEventsCommand(ScriptCommand):
     def message(event: str) -> str:
         return f"legacy {event!r} event: emit or read {LEGACY_EVENTS[event]} instead"
 
-    def is_event_name(self, string: tree_sitter.Node) -> bool:
-        """Whether this string literal names an event rather than, say, a part state."""
+    def is_event_name(self, string: tree_sitter.Node, depth: int = 0) -> bool:
+        """Whether this string literal names an event rather than, say, a part state
+        (also through a const holding it: `const APPROVAL = 'approval-requested'`
+        compared with `chunk.name`)."""
         parent = string.parent
+        while parent is not None and parent.type in TYPE_WRAPPERS:  # `'…' as const`
+            string, parent = parent, parent.parent
         if parent is None:
             return False
+        if parent.type == "variable_declarator" and depth < MAX_CONST_DEPTH:
+            name = parent.child_by_field_name("name")
+            if name is None or name.type != "identifier":
+                return False
+            return any(
+                self.is_event_name(use, depth + 1)
+                for use in self.document.occurrences(self.document.text(name))
+                if use.type == "identifier" and use != name
+            )
         if parent.type == "pair":
             key = parent.child_by_field_name("key")
             return key is not None and self.document.text(key).strip("'\"") == "name"
