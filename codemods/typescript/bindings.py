@@ -6,6 +6,10 @@ rewrite type-checks depends on the client's tools: only a tool registered with
 `needsApproval: true` gives `tool-approval` items (0.33.2 `ApprovalInterrupts`), so a
 client the file shows without tools, or typed as a bare `ChatClient` (its tools
 `any`, whose items are only `generic | unbound`), gets a TODO instead.
+
+A name can also be the app's own (a function, an object literal, a member its types
+declare) or a React hook's dependency (`[respond]`), which must follow the rewrite;
+those lookups live here too, since they answer the same question.
 """
 
 from __future__ import annotations
