@@ -154,9 +154,12 @@ class ApprovalLoopCommand(ScriptCommand):
         else:
             method, argument = "resolveInterrupts", approved
         batch = f"{prefix}{(names or {}).get(method, method)}({argument})"
-        target = self.document.statement_of(loop)
-        ends = (self.document.text(node).rstrip() for node in (target, statement))
-        terminator = ";" if any(text.endswith(";") for text in ends) else ""
+        if self.handler_body(loop):  # `onClick={() => xs.forEach(…)}`: the body only
+            target, terminator = loop, ""
+        else:
+            target = self.document.statement_of(loop)
+            ends = (self.document.text(node).rstrip() for node in (target, statement))
+            terminator = ";" if any(text.endswith(";") for text in ends) else ""
         self.keep_comments(target)
         self.replace(target, batch + terminator, f"approval loop → {batch}", at=call.start_byte)
         return method
@@ -315,7 +318,9 @@ class ApprovalLoopCommand(ScriptCommand):
 
     def is_statement_loop(self, loop: tree_sitter.Node) -> bool:
         parent = loop.parent
-        if parent is not None and parent.type == "expression_statement":
+        if parent is not None and (
+            parent.type == "expression_statement" or self.handler_body(loop)
+        ):
             method = loop.child_by_field_name("function")
             return method is not None and self.document.text(method).endswith(".forEach")
         # await Promise.all(xs.map(cb)) as a statement

@@ -227,17 +227,6 @@ class ApprovalResponseCommand(ScriptCommand):
                 "its promise is the result of a callback passed to a component, which may "
                 "wait for it (a prop typed () => Promise<void> no longer type-checks)"
             )
+        if parent.type == "arrow_function" and self.for_each_callback(parent):
+            return expression, ""  # forEach drops what its callback returns
         return None, USED_BECAUSE.get(parent.type, "its result is used")
-
-    def on_dom_element(self, value: tree_sitter.Node) -> bool:
-        """Whether a JSX attribute value belongs to a DOM element (`<button onClick>`),
-        whose handlers React calls and forgets; a component (`<Approve onApprove>`) gets
-        the callback as a prop and may await what it returns."""
-        attribute = value.parent
-        element = attribute.parent if attribute is not None else None
-        if attribute is None or element is None or attribute.type != "jsx_attribute":
-            return False
-        name = element.child_by_field_name("name")
-        if name is None or name.type != "identifier":
-            return False  # `<Foo.Bar>`, `<ns:tag>`: not a plain DOM tag
-        return self.document.text(name)[:1].islower()
