@@ -391,7 +391,11 @@ def tools_problem(document: Document, call: tree_sitter.Node) -> str | None:
     options = arguments.named_children if arguments is not None else []
     if not options:
         return NO_TOOLS
-    first = options[0]
+    first = unwrapped(options[0])
+    if first.type == "identifier":  # `useChat(options)`, `const options = {…}` in the file
+        declared = declarations(document, document.text(first))
+        value = declared[0].child_by_field_name("value") if len(declared) == 1 else None
+        first = unwrapped(value) if value is not None else first
     if first.type != "object":
         return None  # options built elsewhere: cannot tell
     for entry in first.named_children:
