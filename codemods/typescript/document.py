@@ -166,7 +166,9 @@ class Document:
         line, column = self.position(node.start_byte)
         if node.is_missing:
             return line, column, f"missing {node.type!r}"
-        text = self.text(node).strip().splitlines()
+        # Shown to a person: bytes that are not UTF-8 read as U+FFFD, not as escapes.
+        raw = self.source[node.start_byte : node.end_byte]
+        text = raw.decode("utf-8", "replace").strip().splitlines()
         near = text[0][:30] if text else ""
         return line, column, f"unexpected {near!r}" if near else "unexpected end of file"
 

@@ -58,3 +58,19 @@ def test_sarif_says_its_columns_are_code_points(project: Path) -> None:
     [result] = run["results"]
     region = result["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": LINE, "startColumn": COLUMN}
+
+
+def test_a_syntax_error_on_bytes_that_are_not_utf8_reads_as_replacement_characters(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "bad.ts").write_bytes(b"const s = 1\n\xff\xfe addToolApprovalResponse(\n")
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        result = runner.invoke(app, ["migrate", "bad.ts"])
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 2
+    [line] = [x for x in result.stderr.splitlines() if x.startswith("bad.ts:")]
+    assert line.startswith("bad.ts:2:1: syntax error: unexpected '\ufffd\ufffd")
+    assert "\\udc" not in line
