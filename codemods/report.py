@@ -205,6 +205,9 @@ def sarif(results: Sequence[FileResult], version: str, cwd: str | None = None) -
                         ],
                     }
                 },
+                # Columns count characters (code points), as --json and the summary do;
+                # said explicitly, since SARIF readers otherwise assume UTF-16 units.
+                "columnKind": "unicodeCodePoints",
                 "invocations": [
                     {
                         "executionSuccessful": not notifications,

@@ -66,10 +66,14 @@ class ApprovalLoopCommand(ScriptCommand):
     RULE = Rule.AG005
 
     def run(self) -> None:
+        # Not React's useChat (Vue, Solid): AG001 marks each answer for a hand rewrite.
+        foreign = bool(bindings.foreign_hooks(self.document))
         for call, receiver in self.member_calls(OLD):
-            self.loop_around(call, self.document.text(receiver) + self.dot(call))
+            if not (foreign and bindings.is_hook_result(self.document, receiver)):
+                self.loop_around(call, self.document.text(receiver) + self.dot(call))
         for binding in bindings.destructured(self.document, OLD):
-            self.destructured_loops(binding)
+            if not foreign:
+                self.destructured_loops(binding)
 
     def destructured_loops(self, binding: bindings.Destructured) -> None:
         """Batch the loops over a name destructured from `useChat`; the batch method
@@ -98,7 +102,13 @@ class ApprovalLoopCommand(ScriptCommand):
             and bindings.pattern_binding(document, binding.pattern, method) is None
         ]
         if used:
-            keep_old = len(used) < len(uses)
+            # A hook's dependency array lists the old name: the batch method takes its
+            # place (or joins it while a call of the old name is left).
+            dependencies = [use for use in uses if bindings.react_dependency(document, use)]
+            keep_old = len(used) < len(uses) - len(dependencies)
+            for dependency in dependencies:
+                new = locals_[used[0]]
+                self.edit(*bindings.dependency_edit(document, dependency, new, keep_old))
             edit = bindings.entry_edit(document, binding, ", ".join(needed) or None, keep_old)
             if edit is not None:
                 self.edit(*edit)
@@ -144,9 +154,13 @@ class ApprovalLoopCommand(ScriptCommand):
         else:
             method, argument = "resolveInterrupts", approved
         batch = f"{prefix}{(names or {}).get(method, method)}({argument})"
-        target = self.document.statement_of(loop)
-        ends = (self.document.text(node).rstrip() for node in (target, statement))
-        terminator = ";" if any(text.endswith(";") for text in ends) else ""
+        if self.handler_body(loop):  # `onClick={() => xs.forEach(…)}`: the body only
+            target, terminator = loop, ""
+        else:
+            target = self.document.statement_of(loop)
+            ends = (self.document.text(node).rstrip() for node in (target, statement))
+            terminator = ";" if any(text.endswith(";") for text in ends) else ""
+        self.keep_comments(target)
         self.replace(target, batch + terminator, f"approval loop → {batch}", at=call.start_byte)
         return method
 
@@ -304,7 +318,9 @@ class ApprovalLoopCommand(ScriptCommand):
 
     def is_statement_loop(self, loop: tree_sitter.Node) -> bool:
         parent = loop.parent
-        if parent is not None and parent.type == "expression_statement":
+        if parent is not None and (
+            parent.type == "expression_statement" or self.handler_body(loop)
+        ):
             method = loop.child_by_field_name("function")
             return method is not None and self.document.text(method).endswith(".forEach")
         # await Promise.all(xs.map(cb)) as a statement

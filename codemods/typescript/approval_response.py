@@ -8,8 +8,9 @@ members have no matching `resolveInterrupt`), so it fails under strict TypeScrip
 (TS2339); the separate `filter` callback is an inferred type predicate (TS >= 5.5).
 
 `resolveInterrupt` returns `void` where the old call returned `Promise<void>`: the call
-is rewritten as a statement (a bare `await` goes) and as a JSX event handler's arrow
-body; wherever else its promise is used it gets a TODO with the reason.
+is rewritten as a statement (a bare `await` goes) and as a DOM event handler's arrow
+body; wherever else its promise is used (a component's callback prop included) it gets
+a TODO with the reason.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ ELSEWHERE = (
     f"{OLD} does not come from useChat in this file (a prop?): pass the bound items "
     "(interrupts) down instead and resolve the item with resolveInterrupt(approved)"
 )
+FOREIGN = (
+    f"{OLD} comes from a useChat other than @tanstack/ai-react here (Vue refs, Solid "
+    "accessors): find the bound tool-approval item in its interrupts and call "
+    "resolveInterrupt(approved) on it by hand"
+)
 # Why a call whose promise is used cannot simply become `resolveInterrupt(...)`.
 USED_BECAUSE = {
     "member_expression": "its promise is chained (.then/.catch/.finally)",
@@ -48,22 +54,31 @@ class ApprovalResponseCommand(ScriptCommand):
     RULE = Rule.AG001
 
     def run(self) -> None:
+        foreign = bool(bindings.foreign_hooks(self.document))
         for call, receiver in self.member_calls(OLD):
+            if bindings.own_object(self.document, receiver):
+                continue  # the app's own object (a test double, say): not a client
             problem = bindings.client_problem(self.document, receiver)
             if problem is not None:
                 self.todo(call, problem)
                 continue
             target = self.document.text(receiver) + self.dot(call)
+            if bindings.is_hook_result(self.document, receiver) and foreign:
+                self.todo(call, FOREIGN)
+                continue
             if bindings.is_hook_result(self.document, receiver):
                 items = f"{target}interrupts"
             else:
                 items = f"{target}getInterrupts()"
             self.answer(call, items)
         for binding in bindings.destructured(self.document, OLD):
-            self.answer_destructured(binding)
+            if not foreign:  # else each call gets the FOREIGN TODO below
+                self.answer_destructured(binding)
         # A bare `addToolApprovalResponse(...)` whose name the file does not take from
         # `useChat` (a prop handed down, say): no items here to resolve.
         seen = {finding.offset for finding in self.findings}
+        if bindings.own_function(self.document, OLD):
+            return  # the file's own function of that name, which it calls
         for name in self.document.occurrences(OLD):
             outer = name.parent
             if (
@@ -73,7 +88,7 @@ class ApprovalResponseCommand(ScriptCommand):
                 and outer.child_by_field_name("function") == name
                 and outer.start_byte not in seen
             ):
-                self.todo(outer, ELSEWHERE)
+                self.todo(outer, FOREIGN if foreign else ELSEWHERE)
 
     def answer_destructured(self, binding: bindings.Destructured) -> None:
         """Rewrite the calls of a name destructured from `useChat`, then its entry."""
@@ -99,8 +114,12 @@ class ApprovalResponseCommand(ScriptCommand):
                 return
         no_tools = bindings.tools_problem(document, binding.hook_call)
         rewritten = 0
+        dependencies: list[tree_sitter.Node] = []
         for use in uses:
             parent = use.parent
+            if bindings.react_dependency(document, use):
+                dependencies.append(use)
+                continue
             if (
                 parent is None
                 or parent.type != "call_expression"
@@ -117,10 +136,17 @@ class ApprovalResponseCommand(ScriptCommand):
                 continue
             if self.answer(parent, items):
                 rewritten += 1
-        if rewritten:
-            edit = bindings.entry_edit(document, binding, needed, keep_old=rewritten < len(uses))
-            if edit is not None:
-                self.edit(*edit)
+        calls = len(uses) - len(dependencies)
+        if not rewritten and (calls or not dependencies):
+            return
+        if not rewritten:  # only listed as a dependency: nothing calls it, so it goes
+            self.site(binding.entry.start_byte, f"{OLD} was only a dependency: dropped")
+        new = items if rewritten else None
+        for dependency in dependencies:
+            self.edit(*bindings.dependency_edit(document, dependency, new, rewritten < calls))
+        edit = bindings.entry_edit(document, binding, new and needed, keep_old=rewritten < calls)
+        if edit is not None:
+            self.edit(*edit)
 
     def answer(self, call: tree_sitter.Node, items: str) -> bool:
         """Rewrite one call to resolve the bound item, or mark it; True when rewritten."""
@@ -170,6 +196,7 @@ class ApprovalResponseCommand(ScriptCommand):
             f"{items}.filter(({parameter}) => {parameter}.kind === {quote}tool-approval{quote})"
             f".find(({parameter}) => {parameter}.id === {id_text})?.{answer}"
         )
+        self.keep_comments(target)
         self.replace(
             target, text, f"{OLD} → resolve the bound tool-approval item", at=call.start_byte
         )
@@ -194,5 +221,12 @@ class ApprovalResponseCommand(ScriptCommand):
             and parent.parent is not None
             and parent.parent.type == "jsx_expression"
         ):
-            return expression, ""  # an event handler: React ignores its result
+            if self.on_dom_element(parent.parent):
+                return expression, ""  # a DOM event handler: React ignores its result
+            return None, (
+                "its promise is the result of a callback passed to a component, which may "
+                "wait for it (a prop typed () => Promise<void> no longer type-checks)"
+            )
+        if parent.type == "arrow_function" and self.for_each_callback(parent):
+            return expression, ""  # forEach drops what its callback returns
         return None, USED_BECAUSE.get(parent.type, "its result is used")

@@ -6,6 +6,10 @@ rewrite type-checks depends on the client's tools: only a tool registered with
 `needsApproval: true` gives `tool-approval` items (0.33.2 `ApprovalInterrupts`), so a
 client the file shows without tools, or typed as a bare `ChatClient` (its tools
 `any`, whose items are only `generic | unbound`), gets a TODO instead.
+
+A name can also be the app's own (a function, an object literal, a member its types
+declare) or a React hook's dependency (`[respond]`), which must follow the rewrite;
+those lookups live here too, since they answer the same question.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from codemods.typescript.document import Document
+from codemods.typescript.document import Document, unwrapped
 
 # Node type → the fields that hold the declared name.
 DECLARING: dict[str, tuple[str, ...]] = {
@@ -47,6 +51,30 @@ def hook_call(node: tree_sitter.Node | None, document: Document) -> tree_sitter.
     if function is None or function.type != "identifier":
         return None
     return node if HOOK.fullmatch(document.text(function)) else None
+
+
+# The React bindings, whose `useChat` returns plain arrays and functions. The other
+# TanStack AI bindings wrap them (Vue refs, Solid accessors), so `interrupts.filter`
+# would be wrong there.
+REACT_PACKAGES = frozenset({"@tanstack/ai-react", "@tanstack/ai-preact"})
+TANSTACK_IMPORT = re.compile(
+    rb"import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['\"](@tanstack/ai-[\w-]+)['\"]"
+)
+
+
+def foreign_hooks(document: Document) -> frozenset[str]:
+    """Local names of the `useChat` hooks the file imports from a TanStack AI binding
+    other than React's (`import { useChat } from '@tanstack/ai-vue'`)."""
+    found = set()
+    for match in TANSTACK_IMPORT.finditer(document.source):
+        package = match.group(2).decode()
+        if package in REACT_PACKAGES or package == "@tanstack/ai-client":
+            continue
+        for specifier in match.group(1).decode("utf-8", "replace").split(","):
+            parts = specifier.split()
+            if parts[:1] == ["useChat"]:
+                found.add(parts[-1])  # `useChat` or `useChat as useVueChat`
+    return frozenset(found)
 
 
 def destructured(document: Document, prop: str) -> list[Destructured]:
@@ -132,15 +160,228 @@ def receiver_name(document: Document, receiver: tree_sitter.Node) -> str | None:
 
 
 def is_hook_result(document: Document, receiver: tree_sitter.Node) -> bool:
-    """Whether `receiver` is a name bound by `const chat = useChat(...)` in this file."""
-    name = receiver_name(document, receiver)
-    if name is None or receiver.type != "identifier":
+    """Whether `receiver` holds a `useChat` result: a name bound to a `useChat(...)` call
+    (bare, or behind `?:`, `as`, `!`), or a name or prop typed as one
+    (`chat: UseChatReturn<…>`, `props.chat` of such a type). A result handed down whole
+    has `interrupts`, not a `ChatClient`'s `getInterrupts()`. So does a `useContext(…)`
+    of a context created for one (`createContext<UseChatReturn<…> | null>(null)`)."""
+    receiver = unwrapped(receiver)
+    if receiver.type == "member_expression":
+        prop = receiver.child_by_field_name("property")
+        obj = receiver.child_by_field_name("object")
+        if prop is None or obj is None or obj.type == "this":
+            return False
+        return any(hook_typed(document, t) for t in property_types(document, document.text(prop)))
+    if receiver.type != "identifier":
         return False
-    return any(
-        hook_call(declaration.child_by_field_name("value"), document) is not None
-        for declaration in declarations(document, name)
-        if declaration.type == "variable_declarator"
+    name = document.text(receiver)
+    # The declaration this read sees, when the file shows it (two components may each
+    # bind `chat`, one to useChat and one to a ChatClient); else any of that name.
+    visible = visible_declaration(document, name, receiver)
+    for declaration in [visible] if visible is not None else declarations(document, name):
+        annotation = declaration.child_by_field_name("type")
+        if annotation is not None and hook_typed(document, annotation):
+            return True
+        if declaration.type == "variable_declarator" and any(
+            hook_call(value, document) is not None or hook_context(document, value)
+            for value in values_of(declaration.child_by_field_name("value"))
+        ):
+            return True
+    # `function Panel({ chat }: { chat: UseChatReturn<…> })`: the prop's declared type.
+    shorthand = any(
+        node.type == "shorthand_property_identifier_pattern" for node in document.occurrences(name)
     )
+    return shorthand and any(hook_typed(document, t) for t in property_types(document, name))
+
+
+def hook_context(document: Document, value: tree_sitter.Node) -> bool:
+    """Whether `value` is `useContext(Ctx)` (or `React.useContext`, React 19's `use`) of
+    a context the file creates for a `useChat` result: `createContext<Chat | null>(…)`."""
+    function = value.child_by_field_name("function") if value.type == "call_expression" else None
+    if function is not None and function.type == "member_expression":
+        function = function.child_by_field_name("property")
+    arguments = value.child_by_field_name("arguments")
+    if function is None or document.text(function) not in ("useContext", "use"):
+        return False
+    if arguments is None or len(arguments.named_children) != 1:
+        return False
+    context = arguments.named_children[0]
+    if context.type != "identifier":
+        return False
+    for declaration in declarations(document, document.text(context)):
+        created = declaration.child_by_field_name("value")
+        types = created.child_by_field_name("type_arguments") if created is not None else None
+        if types is not None and hook_typed(document, types):
+            return True
+    return False
+
+
+# How a type names a `useChat` result: `UseChatReturn<…>`, `ReturnType<typeof useChat>`.
+HOOK_TYPE = re.compile(r"\bUseChatReturn\b|\btypeof\s+use\w*Chat\b")
+
+
+def values_of(value: tree_sitter.Node | None) -> list[tree_sitter.Node]:
+    """What a declared value may evaluate to: `a ? b : c` gives both branches, and
+    type-only wrappers (`x as T`, `x!`, `(x)`) are looked through."""
+    if value is None:
+        return []
+    value = unwrapped(value)
+    if value.type == "ternary_expression":
+        branches = (value.child_by_field_name(f) for f in ("consequence", "alternative"))
+        return [node for branch in branches for node in values_of(branch)]
+    return [value]
+
+
+def property_types(document: Document, prop: str) -> list[tree_sitter.Node]:
+    """The declared types of every property named `prop` in the file's interfaces and
+    object types (`{ chat: Chat }`, `interface Props { chat: Chat }`)."""
+    found = []
+    for node in document.occurrences(prop):
+        parent = node.parent
+        if (
+            node.type == "property_identifier"
+            and parent is not None
+            and parent.type == "property_signature"
+            and parent.child_by_field_name("name") == node
+        ):
+            annotation = parent.child_by_field_name("type")
+            if annotation is not None:
+                found.append(annotation)
+    return found
+
+
+def hook_typed(document: Document, annotation: tree_sitter.Node, depth: int = 0) -> bool:
+    """Whether a type names a `useChat` result, directly or through the file's own
+    `type X = …` aliases."""
+    text = document.text(annotation)
+    if HOOK_TYPE.search(text):
+        return True
+    if depth > 3:
+        return False
+    for alias in re.findall(r"[A-Za-z_$][\w$]*", text):
+        for node in document.occurrences(alias):
+            parent = node.parent
+            if (
+                node.type == "type_identifier"
+                and parent is not None
+                and parent.type == "type_alias_declaration"
+                and parent.child_by_field_name("name") == node
+            ):
+                value = parent.child_by_field_name("value")
+                if value is not None and hook_typed(document, value, depth + 1):
+                    return True
+    return False
+
+
+def own_object(document: Document, receiver: tree_sitter.Node) -> bool:
+    """Whether `receiver` is a name that, where it is read, is bound to an object literal
+    the file builds (`const client = { addToolApprovalResponse: … }`): the app's own."""
+    if receiver.type != "identifier":
+        return False
+    declaration = visible_declaration(document, document.text(receiver), receiver)
+    value = declaration.child_by_field_name("value") if declaration is not None else None
+    return value is not None and unwrapped(value).type == "object"
+
+
+# Where a file declares a member of its own: `{ name: T }` / `interface { name: T }`,
+# a class field, an object literal's key.
+MEMBER_DECLARATIONS = frozenset({"property_signature", "public_field_definition", "pair"})
+
+
+def declares_member(document: Document, name: str) -> bool:
+    """Whether the file declares a property `name` of its own (a type, a class, an
+    object literal): then `x.name` may read the app's object rather than the client's."""
+    for node in document.occurrences(name):
+        parent = node.parent
+        if node.type == "shorthand_property_identifier":
+            return True  # `{ name }` in an object literal
+        if node.type != "property_identifier" or parent is None:
+            continue
+        if parent.type in MEMBER_DECLARATIONS and node in (
+            parent.child_by_field_name("name"),
+            parent.child_by_field_name("key"),
+        ):
+            return True
+    return False
+
+
+# The package types whose `pendingInterrupts` is the deprecated alias.
+CLIENT_TYPE = re.compile(r"\b(?:ChatClient|ChatInterruptState|UseChatReturn)\b")
+
+
+def is_client(document: Document, receiver: tree_sitter.Node) -> bool:
+    """Whether `receiver` is provably a `useChat` result, a `ChatClient` or its interrupt
+    state: bound to `useChat(...)`/`new ChatClient(...)`, typed as one, or
+    `….getInterruptState()`."""
+    if is_hook_result(document, receiver):
+        return True
+    if receiver.type == "call_expression":  # `client.getInterruptState()`
+        function = receiver.child_by_field_name("function")
+        method = function.child_by_field_name("property") if function is not None else None
+        return method is not None and document.text(method) == "getInterruptState"
+    name = receiver_name(document, receiver)
+    if name is None:
+        return False
+    for declaration in declarations(document, name):
+        annotation = declaration.child_by_field_name("type")
+        if annotation is not None and CLIENT_TYPE.search(document.text(annotation)):
+            return True
+        for value in values_of(declaration.child_by_field_name("value")):
+            constructor = value.child_by_field_name("constructor")
+            if constructor is not None and document.text(constructor) == "ChatClient":
+                return True
+    return False
+
+
+def own_function(document: Document, name: str) -> bool:
+    """Whether the file defines a function called `name` (`function name() {}`, or
+    `const name = () => …`): the app's own, not a legacy method handed down."""
+    for node in document.occurrences(name):
+        parent = node.parent
+        if parent is None or parent.child_by_field_name("name") != node:
+            continue
+        if parent.type in ("function_declaration", "generator_function_declaration"):
+            return True
+        if parent.type == "variable_declarator":
+            value = parent.child_by_field_name("value")
+            if value is not None and value.type in ("arrow_function", "function_expression"):
+                return True
+    return False
+
+
+def visible_declaration(
+    document: Document, name: str, at: tree_sitter.Node
+) -> tree_sitter.Node | None:
+    """The declaration of `name` that a read at `at` sees: of those whose block (or
+    function, for a parameter) holds `at`, the innermost; None when the file shows none."""
+    best: tuple[int, tree_sitter.Node] | None = None
+    for declaration in declarations(document, name):
+        scope = declaration.parent
+        while scope is not None and scope.type not in BLOCKS:
+            scope = scope.parent
+        if scope is None or not (scope.start_byte <= at.start_byte < scope.end_byte):
+            continue
+        if best is None or scope.start_byte >= best[0]:
+            best = (scope.start_byte, declaration)
+    return best[1] if best is not None else None
+
+
+# What a `let`/`const` (a block) or a parameter (its function) is visible in.
+BLOCKS = frozenset(
+    {
+        "statement_block",
+        "program",
+        "class_body",
+        "function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+        "for_statement",
+        "for_in_statement",
+        "switch_body",
+    }
+)
 
 
 def tools_problem(document: Document, call: tree_sitter.Node) -> str | None:
@@ -150,7 +391,11 @@ def tools_problem(document: Document, call: tree_sitter.Node) -> str | None:
     options = arguments.named_children if arguments is not None else []
     if not options:
         return NO_TOOLS
-    first = options[0]
+    first = unwrapped(options[0])
+    if first.type == "identifier":  # `useChat(options)`, `const options = {…}` in the file
+        declared = declarations(document, document.text(first))
+        value = declared[0].child_by_field_name("value") if len(declared) == 1 else None
+        first = unwrapped(value) if value is not None else first
     if first.type != "object":
         return None  # options built elsewhere: cannot tell
     for entry in first.named_children:
@@ -239,7 +484,10 @@ def client_problem(document: Document, receiver: tree_sitter.Node) -> str | None
     name = receiver_name(document, receiver)
     if name is None:
         return None
-    for declaration in declarations(document, name):
+    visible = None
+    if receiver.type == "identifier":  # `this.client` is a field: any declaration
+        visible = visible_declaration(document, name, receiver)
+    for declaration in [visible] if visible is not None else declarations(document, name):
         annotation = declaration.child_by_field_name("type")
         named = annotation.named_children if annotation is not None else []
         if [(n.type, document.text(n)) for n in named] == [("type_identifier", "ChatClient")]:
@@ -315,3 +563,58 @@ def rename_destructured(
         else:
             edits.append((read.start_byte, read.end_byte, local))
     return edits
+
+
+# React hooks whose last argument lists what the callback reads: a callback that now
+# reads `interrupts` must list it, or it keeps the first render's items (useChat's
+# addToolApprovalResponse never changes, so listing only it never refreshed them).
+DEPENDENCY_HOOKS = frozenset(
+    {
+        "useCallback",
+        "useMemo",
+        "useEffect",
+        "useLayoutEffect",
+        "useInsertionEffect",
+        "useImperativeHandle",
+    }
+)
+
+
+def react_dependency(document: Document, use: tree_sitter.Node) -> bool:
+    """Whether `use` is an entry of a React hook's dependency array (`[id, respond]`)."""
+    array = use.parent
+    arguments = array.parent if array is not None and array.type == "array" else None
+    call = arguments.parent if arguments is not None else None
+    if arguments is None or call is None or call.type != "call_expression":
+        return False
+    if arguments.named_children[-1] != array or len(arguments.named_children) < 2:
+        return False
+    function = call.child_by_field_name("function")
+    if function is not None and function.type == "member_expression":
+        function = function.child_by_field_name("property")  # React.useCallback
+    return function is not None and document.text(function) in DEPENDENCY_HOOKS
+
+
+def dependency_edit(
+    document: Document, use: tree_sitter.Node, new: str | None, keep: bool
+) -> tuple[int, int, str]:
+    """The dependency array's edit: `new` replaces the old name (or joins it, `keep`,
+    while a call of it is left); the old name just goes when `new` is listed already or
+    is None (nothing reads either any more)."""
+    array = use.parent
+    assert array is not None
+    listed = new is None or any(
+        entry.type == "identifier" and document.text(entry) == new for entry in array.named_children
+    )
+    name = document.text(use)
+    if not listed:
+        return use.start_byte, use.end_byte, f"{name}, {new}" if keep else str(new)
+    if keep:
+        return use.start_byte, use.end_byte, name
+    following = use.next_named_sibling
+    previous = use.prev_named_sibling
+    if following is not None:
+        return use.start_byte, following.start_byte, ""
+    if previous is not None:
+        return previous.end_byte, use.end_byte, ""
+    return use.start_byte, use.end_byte, ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from codemods.typescript.document import Document
+from codemods.typescript.document import Document, unwrapped
 
 OLD = "addToolApprovalResponse"
 # An id expression the callback may evaluate once per item: no calls, no side effects.
@@ -48,7 +48,7 @@ def arguments_of(
     values = arguments.named_children if arguments is not None else []
     if len(values) != 1:
         return "it is not called with one { id, approved } object"
-    argument = values[0]
+    argument = unwrapped(values[0])
     if argument.type == "identifier":
         name = document.text(argument)
         return f"{name}.id", f"{name}.approved"

@@ -58,6 +58,22 @@ class ScriptCommand:
         offset = node.start_byte if at is None else at
         self.findings.append(Finding(self.RULE, offset, message, Action.REWRITTEN))
 
+    def keep_comments(self, node: tree_sitter.Node) -> None:
+        """Put the comments inside `node`, which a rewrite replaces whole, on their own
+        lines above its statement, so the user's notes survive the rewrite."""
+        pending = list(node.children)
+        comments = []
+        while pending:
+            child = pending.pop(0)
+            if child.type == "comment":
+                comments.append(child)
+            else:
+                pending[:0] = child.children
+        for comment_node in comments:
+            edit = self.document.marker_edit(node, self.document.text(comment_node))
+            if edit is not None:
+                self.edits.append(edit)
+
     def site(self, offset: int, message: str) -> None:
         """Record a rewritten site whose edits were added separately."""
         self.findings.append(Finding(self.RULE, offset, message, Action.REWRITTEN))
@@ -75,6 +91,50 @@ class ScriptCommand:
         if edit is not None and (edit.start, text) not in self._marked:
             self._marked.add((edit.start, text))
             self.edits.append(edit)
+
+    def on_dom_element(self, value: tree_sitter.Node) -> bool:
+        """Whether a JSX attribute value belongs to a DOM element (`<button onClick>`),
+        whose handlers React calls and forgets; a component (`<Approve onApprove>`) gets
+        the callback as a prop and may await what it returns."""
+        attribute = value.parent
+        element = attribute.parent if attribute is not None else None
+        if attribute is None or element is None or attribute.type != "jsx_attribute":
+            return False
+        name = element.child_by_field_name("name")
+        if name is None or name.type != "identifier":
+            return False  # `<Foo.Bar>`, `<ns:tag>`: not a plain DOM tag
+        return self.document.text(name)[:1].islower()
+
+    def handler_body(self, node: tree_sitter.Node) -> bool:
+        """Whether `node` is the whole body of an arrow that is a DOM event handler
+        (`<button onClick={() => node}>`): what it evaluates to is thrown away."""
+        arrow = node.parent
+        return (
+            arrow is not None
+            and arrow.type == "arrow_function"
+            and arrow.child_by_field_name("body") == node
+            and arrow.child_by_field_name("return_type") is None
+            and arrow.parent is not None
+            and arrow.parent.type == "jsx_expression"
+            and self.on_dom_element(arrow.parent)
+        )
+
+    def for_each_callback(self, function: tree_sitter.Node) -> bool:
+        """Whether `function` is the callback of `xs.forEach(...)`, which ignores what
+        the callback returns."""
+        arguments = function.parent
+        call = arguments.parent if arguments is not None else None
+        if arguments is None or call is None or arguments.type != "arguments":
+            return False
+        member = call.child_by_field_name("function")
+        method = member.child_by_field_name("property") if member is not None else None
+        return (
+            call.type == "call_expression"
+            and member is not None
+            and member.type == "member_expression"
+            and method is not None
+            and self.document.text(method) == "forEach"
+        )
 
     def receiver_matches(self, receiver: tree_sitter.Node) -> bool:
         """Whether `receiver.method` counts under the configured receivers."""

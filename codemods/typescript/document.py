@@ -34,6 +34,18 @@ FUNCTIONS = frozenset(
 )
 # Where a name is read, as opposed to a property key or a type.
 REFERENCES = frozenset({"identifier", "shorthand_property_identifier"})
+# Wrappers that only tell the type checker about a value: `{ … } satisfies Answer`,
+# `chat as Chat`, `chat!`, `(chat)`. The value inside is what the code uses.
+TYPE_WRAPPERS = frozenset(
+    {"satisfies_expression", "as_expression", "non_null_expression", "parenthesized_expression"}
+)
+
+
+def unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
+    """`node` without the type-only wrappers around it."""
+    while node.type in TYPE_WRAPPERS and node.named_children:
+        node = node.named_children[0]
+    return node
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +172,9 @@ class Document:
         line, column = self.position(node.start_byte)
         if node.is_missing:
             return line, column, f"missing {node.type!r}"
-        text = self.text(node).strip().splitlines()
+        # Shown to a person: bytes that are not UTF-8 read as U+FFFD, not as escapes.
+        raw = self.source[node.start_byte : node.end_byte]
+        text = raw.decode("utf-8", "replace").strip().splitlines()
         near = text[0][:30] if text else ""
         return line, column, f"unexpected {near!r}" if near else "unexpected end of file"
 
@@ -176,6 +190,14 @@ class Document:
         # JSX children, where it would render as text.
         while self.source[line_start : statement.start_byte].strip() and statement.parent:
             parent = statement.parent
+            # `a(); b()` on one line: the line starts with a statement of the same
+            # block, so the marker goes above that line, not above the whole function.
+            before = self.source[line_start : statement.start_byte]
+            first = line_start + len(before) - len(before.lstrip(b" \t"))
+            sibling = next((c for c in parent.children if c.start_byte == first), None)
+            if parent.type in STATEMENT_CONTAINERS and sibling is not None:
+                statement = sibling
+                break
             # A `case` line is a line of its own: the marker goes right above it.
             cases = ("switch_case", "switch_default")
             statement = parent if parent.type in cases else self.statement_of(parent)

@@ -7,7 +7,8 @@
 server or a stream reader needs a human: this rule only reports and marks.
 
 Only event-shaped uses count: an object literal's `name: '…'`, a comparison with a
-`.name` read, a `case` of a switch on `.name`, and the two types. The same strings are
+`.name` read, a `case` of a switch on `.name`, a list of names searched for a `.name`
+(`[…].includes(chunk.name)`, also through a const), and the two types. The same strings are
 also tool-call part states in the client (`part.state === 'approval-requested'`), which
 are current API and stay unmarked.
 """
@@ -18,6 +19,7 @@ import tree_sitter
 
 from codemods import Rule
 from codemods.typescript.command import ScriptCommand
+from codemods.typescript.document import TYPE_WRAPPERS
 
 # Legacy CUSTOM event name → what replaces it on the wire (the Python rule's wording).
 LEGACY_EVENTS: dict[str, str] = {
@@ -31,6 +33,8 @@ LEGACY_TYPES: dict[str, str] = {
     "ToolInputAvailableEvent": "tool-input-available",
 }
 COMPARISONS = frozenset({"===", "==", "!==", "!="})
+# `const A = '…'; const B = A`: how many consts deep a name is followed to its reads.
+MAX_CONST_DEPTH = 3
 
 
 class LegacyEventsCommand(ScriptCommand):
@@ -61,11 +65,24 @@ class LegacyEventsCommand(ScriptCommand):
     def message(event: str) -> str:
         return f"legacy {event!r} event: emit or read {LEGACY_EVENTS[event]} instead"
 
-    def is_event_name(self, string: tree_sitter.Node) -> bool:
-        """Whether this string literal names an event rather than, say, a part state."""
+    def is_event_name(self, string: tree_sitter.Node, depth: int = 0) -> bool:
+        """Whether this string literal names an event rather than, say, a part state
+        (also through a const holding it: `const APPROVAL = 'approval-requested'`
+        compared with `chunk.name`)."""
         parent = string.parent
+        while parent is not None and parent.type in TYPE_WRAPPERS:  # `'…' as const`
+            string, parent = parent, parent.parent
         if parent is None:
             return False
+        if parent.type == "variable_declarator" and depth < MAX_CONST_DEPTH:
+            name = parent.child_by_field_name("name")
+            if name is None or name.type != "identifier":
+                return False
+            return any(
+                self.is_event_name(use, depth + 1)
+                for use in self.document.occurrences(self.document.text(name))
+                if use.type == "identifier" and use != name
+            )
         if parent.type == "pair":
             key = parent.child_by_field_name("key")
             return key is not None and self.document.text(key).strip("'\"") == "name"
@@ -76,11 +93,46 @@ class LegacyEventsCommand(ScriptCommand):
             left = parent.child_by_field_name("left")
             other = parent.child_by_field_name("right") if left == string else left
             return other is not None and self.reads_name(other)
+        if parent.type == "array":
+            return self.listed_names(parent)
         if parent.type == "switch_case":
             switch = parent.parent.parent if parent.parent is not None else None
             value = switch.child_by_field_name("value") if switch is not None else None
             inner = value.named_children[0] if value is not None and value.named_children else None
             return inner is not None and self.reads_name(inner)
+        return False
+
+    def listed_names(self, array: tree_sitter.Node) -> bool:
+        """Whether an array of strings is a list of event names: `[…].includes(x.name)`,
+        directly or through the const it is stored in (`LEGACY.includes(chunk.name)`)."""
+        receivers = [array]
+        declarator = array.parent
+        if declarator is not None and declarator.type == "variable_declarator":
+            name = declarator.child_by_field_name("name")
+            if name is None or name.type != "identifier":
+                return False
+            receivers = [
+                node
+                for node in self.document.occurrences(self.document.text(name))
+                if node.type == "identifier" and node != name
+            ]
+        for receiver in receivers:
+            member = receiver.parent
+            call = member.parent if member is not None else None
+            if member is None or call is None or member.type != "member_expression":
+                continue
+            method = member.child_by_field_name("property")
+            arguments = call.child_by_field_name("arguments")
+            if (
+                call.type == "call_expression"
+                and member.child_by_field_name("object") == receiver
+                and method is not None
+                and self.document.text(method) == "includes"
+                and arguments is not None
+                and arguments.named_children
+                and self.reads_name(arguments.named_children[0])
+            ):
+                return True
         return False
 
     def reads_name(self, node: tree_sitter.Node) -> bool:

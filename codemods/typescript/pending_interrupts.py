@@ -4,7 +4,9 @@
 `ChatInterruptState` (0.27.3/0.33.2 `types.d.ts`). Member reads are renamed; a
 `useChat` destructuring reads `interrupts` instead (see `bindings.rename_destructured`).
 Assignments to a member of that name, and reads on `this` or on an object literal the
-file declares (your own objects), are left alone.
+file declares (your own objects), are left alone. Where the file declares a member of
+that name itself (an interface, a class field, an object key), a read on a receiver that
+is not provably a `useChat` result or a `ChatClient` may be the app's own: it gets a TODO.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from codemods.typescript.command import ScriptCommand
 OLD = "pendingInterrupts"
 NEW = "interrupts"
 MESSAGE = f"{OLD} → {NEW} (the same array)"
+OWN_MEMBER = (
+    f"this file declares its own {OLD} member, so this read may be yours: if it reads "
+    f"a useChat result or a ChatClient state, read {NEW} instead"
+)
 
 
 class PendingInterruptsCommand(ScriptCommand):
@@ -26,6 +32,7 @@ class PendingInterruptsCommand(ScriptCommand):
     RULE = Rule.AG002
 
     def run(self) -> None:
+        own_member = bindings.declares_member(self.document, OLD)
         for node in self.document.occurrences(OLD):
             member = node.parent
             if node.type != "property_identifier" or member is None:
@@ -45,6 +52,9 @@ class PendingInterruptsCommand(ScriptCommand):
                 )
                 and outer.child_by_field_name("left") == member
             ):
+                continue
+            if own_member and not bindings.is_client(self.document, receiver):
+                self.todo(node, OWN_MEMBER)
                 continue
             self.replace(node, NEW, MESSAGE)
         for binding in bindings.destructured(self.document, OLD):

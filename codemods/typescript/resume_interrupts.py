@@ -53,6 +53,8 @@ class ResumeInterruptsCommand(ScriptCommand):
         # A bare `resumeInterrupts(...)` the file does not take from `useChat` (a prop):
         # the name is not ours to rename, so only the TODO.
         seen = {finding.offset for finding in self.findings}
+        if bindings.own_function(self.document, OLD):
+            return  # the file's own function of that name, which it calls
         for name in self.document.occurrences(OLD):
             outer = name.parent
             if (

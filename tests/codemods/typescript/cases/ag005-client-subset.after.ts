@@ -21,8 +21,7 @@ export async function approveTools() {
 
 export function denyFirst() {
   // TODO(agui): AG005 this loop does not provably visit every pending approval (only the client's own getInterrupts() / interrupts, unfiltered, does) and resolveInterrupts(true|false) would answer the items it skips: answer the items it visits one by one, or stage each bound item, then submit once — README#ag005-answer-approval-loops-with-one-batch
-  // TODO(agui): AG001 its promise is the callback's result: resolveInterrupt returns void, so rewrite this by hand — README#ag001-resolve-approvals-on-the-bound-interrupt
-  client.getInterrupts().slice(0, 1).forEach((item) => client.addToolApprovalResponse({ id: item.id, approved: false }))
+  client.getInterrupts().slice(0, 1).forEach((item) => client.getInterrupts().filter((interrupt) => interrupt.kind === 'tool-approval').find((interrupt) => interrupt.id === item.id)?.resolveInterrupt(false))
 }
 
 export async function approveCopy() {

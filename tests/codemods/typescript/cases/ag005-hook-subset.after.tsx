@@ -2,7 +2,7 @@ import { fetchServerSentEvents, useChat } from '@tanstack/ai-react'
 import { tools } from './tools'
 
 export function ApproveSome({ ids }: { ids: string[] }) {
-  const { addToolApprovalResponse, interrupts } = useChat({ connection: fetchServerSentEvents('/api/chat'), tools })
+  const { interrupts } = useChat({ connection: fetchServerSentEvents('/api/chat'), tools })
   const approveListed = async () => {
     // TODO(agui): AG005 this loop does not provably visit every pending approval (only the client's own getInterrupts() / interrupts, unfiltered, does) and resolveInterrupts(true|false) would answer the items it skips: answer the items it visits one by one, or stage each bound item, then submit once — README#ag005-answer-approval-loops-with-one-batch
     for (const id of ids) {
@@ -11,8 +11,7 @@ export function ApproveSome({ ids }: { ids: string[] }) {
   }
   const approveFirst = () => {
     // TODO(agui): AG005 this loop does not provably visit every pending approval (only the client's own getInterrupts() / interrupts, unfiltered, does) and resolveInterrupts(true|false) would answer the items it skips: answer the items it visits one by one, or stage each bound item, then submit once — README#ag005-answer-approval-loops-with-one-batch
-    // TODO(agui): AG001 its promise is the callback's result: resolveInterrupt returns void, so rewrite this by hand — README#ag001-resolve-approvals-on-the-bound-interrupt
-    interrupts.slice(0, 1).forEach((item) => addToolApprovalResponse({ id: item.id, approved: true }))
+    interrupts.slice(0, 1).forEach((item) => interrupts.filter((interrupt) => interrupt.kind === 'tool-approval').find((interrupt) => interrupt.id === item.id)?.resolveInterrupt(true))
   }
   const approveGiven = async (pending: readonly { id: string }[]) => {
     // TODO(agui): AG005 this loop does not provably visit every pending approval (only the client's own getInterrupts() / interrupts, unfiltered, does) and resolveInterrupts(true|false) would answer the items it skips: answer the items it visits one by one, or stage each bound item, then submit once — README#ag005-answer-approval-loops-with-one-batch
@@ -21,8 +20,7 @@ export function ApproveSome({ ids }: { ids: string[] }) {
     }
   }
   // TODO(agui): AG005 this loop's result is used (it is not a statement of its own), so one call cannot replace it: answer the items one by one, or stage each bound item, then submit once — README#ag005-answer-approval-loops-with-one-batch
-  // TODO(agui): AG001 its promise is the callback's result: resolveInterrupt returns void, so rewrite this by hand — README#ag001-resolve-approvals-on-the-bound-interrupt
-  const denyAll = () => interrupts.forEach((item) => addToolApprovalResponse({ id: item.id, approved: false }))
+  const denyAll = () => interrupts.forEach((item) => interrupts.filter((interrupt) => interrupt.kind === 'tool-approval').find((interrupt) => interrupt.id === item.id)?.resolveInterrupt(false))
   return (
     <div>
       <button onClick={denyAll}>Deny all</button>

@@ -1,0 +1,34 @@
+import type { StreamChunk } from '@tanstack/ai'
+
+// Names kept in a list and searched for the chunk's name: the same legacy events.
+const LEGACY_EVENTS = ['approval-requested', 'tool-input-available']
+
+export function isLegacy(chunk: StreamChunk): boolean {
+  return chunk.type === 'CUSTOM' && LEGACY_EVENTS.includes(chunk.name)
+}
+
+export function needsHuman(chunk: StreamChunk): boolean {
+  return chunk.type === 'CUSTOM' && ['approval-requested'].includes(chunk.name)
+}
+
+// Tool-call part states of the same spelling are current API: no marker.
+const WAITING_STATES = ['approval-requested', 'input-complete']
+export const waiting = (state: string) => WAITING_STATES.includes(state)
+
+// A name kept in a const and compared with the chunk's name, or switched on.
+const APPROVAL_REQUESTED = 'approval-requested' as const
+const CLIENT_TOOL = 'tool-input-available'
+
+export function kind(chunk: StreamChunk): string {
+  if (chunk.type !== 'CUSTOM') return 'other'
+  if (chunk.name === APPROVAL_REQUESTED) return 'approval'
+  switch (chunk.name) {
+    case CLIENT_TOOL:
+      return 'client tool'
+  }
+  return 'custom'
+}
+
+// The same spelling kept for a part's state is current API: no marker.
+const WAITING = 'approval-requested'
+export const isWaiting = (part: { state: string }) => part.state === WAITING
