@@ -53,8 +53,9 @@ PIECE_SIZE = 1 << 20
 SSE = FrameKind.SSE
 _SEPARATOR = b"\n\ndata: "
 _EMPTY = b"\n\ndata: \n"
-_parse = partial(from_json, cache_strings="keys")
-"""Keys repeat in every event; values rarely do."""
+_parse = partial(from_json, cache_strings="keys", allow_inf_nan=False)
+"""Keys repeat in every event; values rarely do. A `NaN`/`Infinity` literal is refused
+(the frame is then decoded alone, which reports it: JavaScript's `JSON.parse` throws)."""
 
 
 Run = tuple[int, int, str, str, str, bool, bool]

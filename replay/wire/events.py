@@ -238,6 +238,10 @@ def _parse_message(
             reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
             out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))
             return out
+    if ("NaN" in text or "Infinity" in text) and (literal := javascript_refused(text)):
+        what = f"invalid JSON: {literal} is not JSON (TanStack's client, with JSON.parse, throws)"
+        out.append(Problem("invalid-json", Severity.ERROR, what, location))
+        return out
     if not isinstance(data, dict):
         kind = type(data).__name__
         what = f"event data is a JSON {kind}, not an object"
@@ -245,6 +249,28 @@ def _parse_message(
         return out
     out.append(RawEvent(location, data, text, message.kind))
     return out
+
+
+class _Refused(Exception):
+    """A `NaN`, `Infinity` or `-Infinity` literal met while parsing."""
+
+
+def _refuse(literal: str) -> Any:
+    raise _Refused(literal)
+
+
+def javascript_refused(text: str) -> str | None:
+    """The `NaN`, `Infinity` or `-Infinity` literal in JSON `text` (already parsed, so
+    nested within bounds), or None. Python's parsers (pydantic-core's, `json.loads`)
+    take these, and Python's `json.dumps` writes them by default; JavaScript's
+    `JSON.parse` refuses the whole line. (`1e400` is JSON: JavaScript reads Infinity.)"""
+    try:
+        json.loads(text, parse_constant=_refuse)
+    except _Refused as refused:
+        return str(refused)
+    except ValueError:  # json.loads' own refusal: not what is asked here
+        return None
+    return None
 
 
 def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
@@ -419,7 +445,15 @@ def plain_events(
     plain = PLAIN_EVENT_TYPES
     parse = event_json.parser()
     for position, frame in enumerate(batch):
-        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
+        if (
+            type(frame) is tuple
+            and frame[0][:1] == "{"
+            and len(frame[0]) <= MAX_EVENT_SIZE
+            # (a `NaN`/`Infinity` literal, which Python parses, is the per-message
+            # path's to report; the word inside a string costs only that detour)
+            and "NaN" not in frame[0]
+            and "Infinity" not in frame[0]
+        ):
             try:
                 data = parse(frame[0])
             except ValueError:
