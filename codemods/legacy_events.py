@@ -12,6 +12,8 @@ import libcst as cst
 
 from codemods import Rule
 from codemods.command import RuleCommand
+from codemods.outline import Outline
+from codemods.settings import Settings
 from codemods.triggers import LEGACY_EVENTS
 
 
@@ -28,9 +30,19 @@ def _legacy_name(node: cst.BaseExpression) -> str | None:
 
 
 def _is_name_access(node: cst.BaseExpression) -> bool:
-    """`x.name` or `x["name"]`, how handlers read an event's name."""
+    """`x.name`, `x["name"]` or `x.get("name")`, how handlers read an event's name."""
     if isinstance(node, cst.Attribute):
         return node.attr.value == "name"
+    if isinstance(node, cst.Call):
+        func = node.func
+        return (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get"
+            and bool(node.args)
+            and node.args[0].keyword is None
+            and isinstance(node.args[0].value, cst.SimpleString)
+            and node.args[0].value.evaluated_value == "name"
+        )
     if isinstance(node, cst.Subscript) and len(node.slice) == 1:
         index = node.slice[0].slice
         return (
@@ -41,22 +53,73 @@ def _is_name_access(node: cst.BaseExpression) -> bool:
     return False
 
 
+def _case_names(pattern: cst.MatchPattern) -> list[tuple[cst.MatchValue, str]]:
+    """The legacy names a `case` pattern matches by value (`"a"` or `"a" | "b"`)."""
+    if isinstance(pattern, cst.MatchAs) and pattern.pattern is not None:
+        return _case_names(pattern.pattern)
+    if isinstance(pattern, cst.MatchOr):
+        return [found for element in pattern.patterns for found in _case_names(element.pattern)]
+    if isinstance(pattern, cst.MatchValue):
+        name = _legacy_name(pattern.value)
+        return [(pattern, name)] if name else []
+    return []
+
+
 class LegacyEventsCommand(RuleCommand):
-    """Mark `CustomEvent(name=…)`, `event.name == …` and `{"name": …}` legacy sites."""
+    """Mark legacy sites: `CustomEvent(name=…)`, `event.name == …`, `{"name": …}`, `case`s."""
 
     DESCRIPTION = "Report code that emits or consumes legacy approval CUSTOM events."
     RULE = Rule.AG006
 
+    def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
+        super().__init__(settings, outline)
+        # For each enclosing `match`: whether its subject is an event's name.
+        self._subjects: list[bool] = []
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        func = original_node.func
-        callee = func.attr.value if isinstance(func, cst.Attribute) else None
-        if isinstance(func, cst.Name):
-            callee = func.value
-        if callee == "CustomEvent":
-            for arg in original_node.args:
-                name = _legacy_name(arg.value)
-                if arg.keyword is not None and arg.keyword.value == "name" and name:
-                    self.todo(original_node, _todo(name))
+        # Any call given `name=<legacy name>` builds such an event: `CustomEvent(...)`,
+        # the class imported under another name, `core.CustomEvent(...)`, `dict(...)`.
+        for arg in original_node.args:
+            name = _legacy_name(arg.value)
+            if arg.keyword is not None and arg.keyword.value == "name" and name:
+                self.todo(original_node, _todo(name))
+        return updated_node
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self._subjects.append(_is_name_access(node.subject))
+
+    def leave_Match(self, original_node: cst.Match, updated_node: cst.Match) -> cst.Match:
+        self._subjects.pop()
+        return updated_node
+
+    def leave_MatchCase(
+        self, original_node: cst.MatchCase, updated_node: cst.MatchCase
+    ) -> cst.MatchCase:
+        # `match event.name:` / `case "approval-requested":`
+        if self._subjects and self._subjects[-1]:
+            for value, name in _case_names(original_node.pattern):
+                self.todo(value, _todo(name))
+        return updated_node
+
+    def leave_MatchMapping(
+        self, original_node: cst.MatchMapping, updated_node: cst.MatchMapping
+    ) -> cst.MatchMapping:
+        # `case {"type": "CUSTOM", "name": "approval-requested"}:`
+        for element in original_node.elements:
+            key = element.key
+            if isinstance(key, cst.SimpleString) and key.evaluated_value == "name":
+                for value, name in _case_names(element.pattern):
+                    self.todo(value, _todo(name))
+        return updated_node
+
+    def leave_MatchClass(
+        self, original_node: cst.MatchClass, updated_node: cst.MatchClass
+    ) -> cst.MatchClass:
+        # `case CustomEvent(name="approval-requested"):`
+        for keyword in original_node.kwds:
+            if keyword.key.value == "name":
+                for value, name in _case_names(keyword.pattern):
+                    self.todo(value, _todo(name))
         return updated_node
 
     def leave_Comparison(

@@ -41,3 +41,59 @@ def test_other_events_and_strings_are_untouched() -> None:
     code, sites = apply(LegacyEventsCommand, source)
     assert "TODO" not in code
     assert sites == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "site_line"),
+    [
+        # The class imported under another name (`from ag_ui.core import CustomEvent as C`).
+        (['yield Custom(name="approval-requested", value={})'], 2),
+        (['return dict(type="CUSTOM", name="tool-input-available", value={})'], 2),
+        (['if event.get("name") == "approval-requested":', "    return 1"], 2),
+        (
+            [
+                'match event["name"]:',
+                '    case "run-started" | "tool-input-available":',
+                "        return 1",
+            ],
+            3,
+        ),
+        (
+            [
+                "match event:",
+                '    case {"type": "CUSTOM", "name": "approval-requested"}:',
+                "        return 1",
+            ],
+            3,
+        ),
+        (
+            [
+                "match event:",
+                '    case CustomEvent(name="tool-input-available" as n):',
+                "        return n",
+            ],
+            3,
+        ),
+    ],
+)
+def test_aliases_get_and_match_cases_get_a_todo(lines: list[str], site_line: int) -> None:
+    body = "".join(f"    {line}\n" for line in lines)
+    source = f"def f(event):\n{body}"
+    code, sites = apply(LegacyEventsCommand, source)
+    out = code.splitlines()
+    assert out[1].startswith("    # TODO(agui): AG006 legacy "), code
+    assert out[2:] == [f"    {line}" for line in lines]
+    assert [(s.rule, s.action, s.line) for s in sites] == [(Rule.AG006, Action.TODO, site_line)]
+
+
+def test_match_on_other_subjects_is_untouched() -> None:
+    source = """
+    def f(state):
+        match state.phase:
+            case "approval-requested":
+                return 1
+        return call(label="approval-requested!")
+    """
+    code, sites = apply(LegacyEventsCommand, source)
+    assert "TODO" not in code
+    assert sites == []
