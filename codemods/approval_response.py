@@ -27,6 +27,11 @@ IN_EXPRESSION = (
     "move this approval answer into a statement of its own so it can be rewritten "
     "to resolve_interrupt() on the bound tool-approval item"
 )
+PASSED_ON = (
+    "add_tool_approval_response is passed on as a value here (a callback, a partial, "
+    "an alias): pass the client on instead and answer on its bound tool-approval item "
+    "with resolve_interrupt()"
+)
 CANCEL_NEEDS_VALUE = (
     "under --false-as cancel a non-literal 'approved' needs a choice: "
     "resolve_interrupt(True) when approved, cancel() otherwise"
@@ -45,6 +50,8 @@ class ApprovalResponseCommand(RuleCommand):
         # The module, then each enclosing function: where a new local name would live.
         self._scopes: list[cst.Module | cst.FunctionDef] = []
         self._taken: dict[int, frozenset[str]] = {}
+        # `x.add_tool_approval_response` nodes that are called or assigned to, not passed on.
+        self._not_passed: set[int] = set()
 
     def visit_Module(self, node: cst.Module) -> None:
         self._scopes.append(node)
@@ -80,6 +87,29 @@ class ApprovalResponseCommand(RuleCommand):
             found[0], self.settings.names.add_tool_approval_response
         ):
             self._planned.add(id(found[0]))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._not_passed.add(id(node.func))
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._not_passed.add(id(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._not_passed.add(id(node.target))
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.Attribute:
+        # `partial(client.add_tool_approval_response, ...)`, `on_answer=client.add_...`:
+        # the bound method leaves the site, and every call through it stays legacy.
+        if (
+            original_node.attr.value == self.settings.names.add_tool_approval_response
+            and id(original_node) not in self._not_passed
+            and not _is_class_name(original_node.value)
+            and self.receiver_matches(original_node.value)
+        ):
+            self.todo(original_node, PASSED_ON)
+        return updated_node
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if id(original_node) in self._planned:
@@ -162,6 +192,12 @@ class ApprovalResponseCommand(RuleCommand):
             )
         )
         return statements
+
+
+def _is_class_name(node: cst.BaseExpression) -> bool:
+    """`Client` in `Client.add_tool_approval_response`: a plain function taken from a class
+    (the project's own wrapper, aliasing a method it defines), not an answer on a client."""
+    return isinstance(node, cst.Name) and node.value[:1].isupper()
 
 
 def _is_simple(node: cst.BaseExpression) -> bool:

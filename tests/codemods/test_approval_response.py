@@ -8,7 +8,12 @@ import pytest
 
 from codemods import Rule, marker
 from codemods.approval_call import UNREADABLE
-from codemods.approval_response import CANCEL_NEEDS_VALUE, IN_EXPRESSION, ApprovalResponseCommand
+from codemods.approval_response import (
+    CANCEL_NEEDS_VALUE,
+    IN_EXPRESSION,
+    PASSED_ON,
+    ApprovalResponseCommand,
+)
 from codemods.settings import FalsePolicy, Settings
 from codemods.site import Action
 from tests.codemods.helpers import apply
@@ -214,6 +219,32 @@ def test_unreadable_arguments_get_a_todo(args: str) -> None:
     line = f"client.add_tool_approval_response({args})"
     code, _ = apply(ApprovalResponseCommand, f"def f(client, a):\n    {line}\n")
     assert code == f"def f(client, a):\n    {marker(Rule.AG001, UNREADABLE)}\n    {line}\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "answer = functools.partial(client.add_tool_approval_response)",
+        "router.on('approval', client.add_tool_approval_response)",
+        "answer = client.add_tool_approval_response",
+        "handlers = {'approve': self.client.add_tool_approval_response}",
+    ],
+)
+def test_a_bound_method_passed_on_gets_a_todo(line: str) -> None:
+    source = f"def f(self, client, router):\n    {line}\n"
+    code, sites = apply(ApprovalResponseCommand, source)
+    assert (
+        code == f"def f(self, client, router):\n    {marker(Rule.AG001, PASSED_ON)}\n    {line}\n"
+    )
+    column = line.index("add_tool_approval_response")
+    column -= len("self.client.") if "self.client" in line else len("client.")
+    assert [(s.action, s.line, s.column) for s in sites] == [(Action.TODO, 2, 5 + column)]
+
+
+def test_an_attribute_of_that_name_assigned_is_not_passed_on() -> None:
+    source = "def f(self, answer):\n    self.add_tool_approval_response = answer\n"
+    code, sites = apply(ApprovalResponseCommand, source)
+    assert (code, sites) == (source, [])
 
 
 def test_no_op() -> None:
