@@ -38,14 +38,29 @@ class ApprovalLoopCommand(RuleCommand):
         self._scopes: list[cst.For | cst.While | None] = []
         self._batched: set[int] = set()
         self._marked: set[int] = set()
+        # The `else:` of a loop, which runs once after it: the loops around it, not it.
+        self._loop_else: set[int] = set()
 
     def visit_For(self, node: cst.For) -> None:
         self._scopes.append(node)
+        if node.orelse is not None:
+            self._loop_else.add(id(node.orelse))
         if self._batch_call(node) is not None:
             self._batched.add(id(node))
 
     def visit_While(self, node: cst.While) -> None:
         self._scopes.append(node)
+        if node.orelse is not None:
+            self._loop_else.add(id(node.orelse))
+
+    def visit_Else(self, node: cst.Else) -> None:
+        if id(node) in self._loop_else:
+            self._scopes.append(self._scopes[-2] if len(self._scopes) > 1 else None)
+
+    def leave_Else(self, original_node: cst.Else, updated_node: cst.Else) -> cst.Else:
+        if id(original_node) in self._loop_else:
+            self._scopes.pop()
+        return updated_node
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append(None)

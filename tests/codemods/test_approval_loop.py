@@ -134,6 +134,27 @@ def test_a_call_in_a_function_inside_a_loop_is_not_the_loops() -> None:
     assert "TODO" not in code
 
 
+def test_a_call_in_a_loops_else_belongs_to_the_loops_around_it() -> None:
+    # `else:` runs once, after the loop: not an approval loop of its own.
+    source = """
+    def f(client, ids, batches):
+        for i in ids:
+            check(i)
+        else:
+            client.add_tool_approval_response(id=first, approved=True)
+        while busy():
+            for i in ids:
+                pass
+            else:
+                client.add_tool_approval_response(id=last, approved=True)
+    """
+    code, sites = apply(ApprovalLoopCommand, source)
+    lines = code.splitlines()
+    assert [(s.action, s.line) for s in sites] == [(Action.TODO, 7)]
+    assert lines[6:8] == [f"    {marker(Rule.AG005, OTHER_LOOP)}", "    while busy():"]
+    assert code.count("TODO") == 1
+
+
 def test_no_op() -> None:
     source = "def f(items):\n    for a in items:\n        print(a)\n"
     assert apply(ApprovalLoopCommand, source) == (source, [])
