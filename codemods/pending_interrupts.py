@@ -24,6 +24,22 @@ class PendingInterruptsCommand(RuleCommand):
     def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
         super().__init__(settings, outline)
         self._stores: set[int] = set()
+        # The module, then each enclosing function; and the names each binds only to
+        # `get_interrupt_state()` (found on first use).
+        self._scopes: list[cst.Module | cst.FunctionDef] = []
+        self._state_names: dict[int, frozenset[str]] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._scopes.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.append(node)
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self._scopes.pop()
+        return updated_node
 
     # Attribute targets of assignments and `del` are stores, not reads.
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
@@ -81,7 +97,23 @@ class PendingInterruptsCommand(RuleCommand):
         return updated_node.with_changes(args=[first, *updated_node.args[1:]])
 
     def _is_state(self, node: cst.BaseExpression) -> bool:
-        return self.method_call(node, self.settings.names.get_interrupt_state) is not None
+        """`get_interrupt_state()`, or a local name only ever bound to its result
+        (`state = client.get_interrupt_state()` then `state["pending_interrupts"]`)."""
+        if self.method_call(node, self.settings.names.get_interrupt_state) is not None:
+            return True
+        return isinstance(node, cst.Name) and node.value in self._state_names_here()
+
+    def _state_names_here(self) -> frozenset[str]:
+        scope = self._scopes[-1]
+        found = self._state_names.get(id(scope))
+        if found is None:
+            if isinstance(scope, cst.Module):
+                self.require_whole_module()  # a global may be bound anywhere in the file
+            bindings = _Bindings(self)
+            scope.visit(bindings)
+            found = frozenset(bindings.state - bindings.other)
+            self._state_names[id(scope)] = found
+        return found
 
     def _is_old_key(self, node: cst.BaseExpression) -> bool:
         return (
@@ -95,3 +127,66 @@ class PendingInterruptsCommand(RuleCommand):
         names = self.settings.names
         renamed = body.replace(names.pending_interrupts, names.interrupts)
         return key.with_changes(value=f"{key.prefix}{key.quote}{renamed}{key.quote}")
+
+
+class _Bindings(cst.CSTVisitor):
+    """The names a scope binds to `get_interrupt_state()` and the names it binds otherwise.
+
+    Nested functions and classes are scanned too: a name rebound there counts as
+    "otherwise", which only ever leaves a key alone.
+    """
+
+    def __init__(self, rule: PendingInterruptsCommand) -> None:
+        super().__init__()
+        self.rule = rule
+        self.state: set[str] = set()
+        self.other: set[str] = set()
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if not isinstance(target, cst.Name):
+            self._bind_all(target)
+            return
+        is_state = value is not None and self.rule.method_call(
+            value, self.rule.settings.names.get_interrupt_state
+        )
+        (self.state if is_state else self.other).add(target.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value if len(node.targets) == 1 else None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target, node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target, None)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_all(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._bind_all(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind_all(node.name)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.other.add(node.name.value)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.other.update(item.name.value for item in node.names)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.other.update(item.name.value for item in node.names)
+
+    def _bind_all(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.other.add(target.value)
+        elif isinstance(target, cst.Tuple | cst.List):
+            for element in target.elements:
+                self._bind_all(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_all(target.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textwrap import dedent
+
 from codemods import Rule, marker
 from codemods.get_pending_interrupts import GetPendingInterruptsCommand
 from codemods.pending_interrupts import PendingInterruptsCommand
@@ -49,6 +51,44 @@ def test_pending_interrupts_assignments_definitions_and_other_dicts_stay() -> No
     code, sites = apply(PendingInterruptsCommand, source)
     assert "interrupts" not in code.replace("pending_interrupts", "")
     assert sites == []
+
+
+def test_state_keys_read_through_a_local_holding_the_state() -> None:
+    code, sites = apply(
+        PendingInterruptsCommand,
+        """
+        async def pending(client):
+            state = client.get_interrupt_state()
+            snap: dict = client.get_interrupt_state()
+            if (live := client.get_interrupt_state()) is not None:
+                return state["pending_interrupts"], snap.get("pending_interrupts"), live[
+                    'pending_interrupts']
+        """,
+    )
+    assert code.splitlines()[5:7] == [
+        '        return state["interrupts"], snap.get("interrupts"), live[',
+        "            'interrupts']",
+    ]
+    assert [(s.line, s.column) for s in sites] == [(6, 22), (6, 54), (7, 13)]
+
+
+def test_state_keys_on_other_dicts_stay() -> None:
+    source = """
+    def f(client, state, n):
+        cache = client.get_interrupt_state()
+        cache = {}
+        a, b = client.get_interrupt_state(), {}
+        return state["pending_interrupts"], cache["pending_interrupts"], b["pending_interrupts"]
+
+    def g(client):
+        return cache["pending_interrupts"]
+
+    other = client.get_interrupt_state()
+    other = load()
+    print(other["pending_interrupts"])
+    """
+    code, sites = apply(PendingInterruptsCommand, source)
+    assert (code, sites) == (dedent(source), [])
 
 
 def test_renamed_api_names_from_config() -> None:
