@@ -16,7 +16,7 @@ import libcst as cst
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
-from codemods.command import RuleCommand, names_in
+from codemods.command import RuleCommand, comment_lines, names_in
 from codemods.outline import Outline
 from codemods.settings import FalsePolicy, Settings
 
@@ -125,7 +125,9 @@ class ApprovalLoopCommand(RuleCommand):
             f"{prefix}{receiver}.{method}{config.default_newline}", config
         )
         self.report(original_node, f"loop rewritten to one {method.split('(')[0]}() batch")
-        return statement.with_changes(leading_lines=original_node.leading_lines)
+        # Comments in the loop (its header, its body) move above the batch call.
+        moved = comment_lines(original_node.with_changes(leading_lines=()))
+        return statement.with_changes(leading_lines=[*original_node.leading_lines, *moved])
 
     def _batch_call(self, loop: cst.For) -> tuple[cst.Call, bool, bool] | None:
         """The single approval call of a batchable loop, whether awaited, and its literal."""

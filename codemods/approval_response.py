@@ -19,7 +19,7 @@ from codemods.approval_call import (
     awaited_call,
     literal_bool,
 )
-from codemods.command import RuleCommand, names_in
+from codemods.command import RuleCommand, comment_lines, names_in
 from codemods.outline import Outline
 from codemods.settings import FalsePolicy, Settings
 
@@ -143,7 +143,9 @@ class ApprovalResponseCommand(RuleCommand):
         assert isinstance(inner, cst.SimpleStatementLine)
         inner = inner.with_changes(trailing_whitespace=original_node.trailing_whitespace)
         last = last.with_changes(body=last.body.with_changes(body=[inner]))
-        first = first.with_changes(leading_lines=original_node.leading_lines)
+        # Comments inside the call (between its arguments) move above the rewrite.
+        moved = comment_lines(original_node.body[0])
+        first = first.with_changes(leading_lines=[*original_node.leading_lines, *moved])
         self.report(call, f"rewritten to {method.split('(')[0]}() on the bound tool-approval item")
         return cst.FlattenSentinel([first, *rest[:-1], last])
 

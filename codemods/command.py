@@ -289,6 +289,26 @@ def names_in(node: cst.CSTNode) -> set[str]:
     return collector.names
 
 
+def comment_lines(node: cst.CSTNode) -> list[cst.EmptyLine]:
+    """Every comment under `node`, each as a line of its own, in source order.
+
+    A rewrite that replaces a multi-line call or loop moves its comments above the
+    result instead of dropping them.
+    """
+    collector = _CommentCollector()
+    node.visit(collector)
+    return [cst.EmptyLine(comment=cst.Comment(text)) for text in collector.comments]
+
+
+class _CommentCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.comments: list[str] = []
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.comments.append(node.value)
+
+
 class _NameCollector(cst.CSTVisitor):
     def __init__(self) -> None:
         super().__init__()

@@ -29,6 +29,31 @@ def test_literal_loop_becomes_one_batch(call: str) -> None:
     assert [(s.rule, s.line, s.action) for s in sites] == [(Rule.AG005, 3, Action.REWRITTEN)]
 
 
+def test_comments_inside_a_batched_loop_move_above_it() -> None:
+    source = """
+    def f(client):
+        # every one
+        for a in client.pending_interrupts:  # the whole set
+            # approve it
+            client.add_tool_approval_response(
+                id=a.id,  # its own id
+                approved=True,
+            )  # yes
+        done()
+    """
+    code, _ = apply(ApprovalLoopCommand, source)
+    assert code == (
+        "\ndef f(client):\n"
+        "    # every one\n"
+        "    # the whole set\n"
+        "    # approve it\n"
+        "    # its own id\n"
+        "    # yes\n"
+        "    client.resolve_interrupts(True)\n"
+        "    done()\n"
+    )
+
+
 def test_await_and_false_policies() -> None:
     source = """
     async def f(chat):

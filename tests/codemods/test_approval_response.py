@@ -157,6 +157,29 @@ def test_comments_around_the_call_survive() -> None:
     )
 
 
+def test_comments_inside_a_multi_line_call_move_above_it() -> None:
+    code, _ = apply(
+        ApprovalResponseCommand,
+        """
+        def f(client, approval):
+            client.add_tool_approval_response(  # answer
+                {
+                    "id": approval.id,  # from the request
+                    "approved": True,
+                }
+            )  # done
+        """,
+    )
+    assert code == (
+        "\ndef f(client, approval):\n"
+        "    # answer\n"
+        "    # from the request\n"
+        f"    {lookup()}\n"
+        "    if interrupt is not None:\n"
+        "        interrupt.resolve_interrupt(True)  # done\n"
+    )
+
+
 def test_false_is_a_denial_by_default_and_cancel_on_request() -> None:
     source = "def f(client, a):\n    client.add_tool_approval_response(id=a.id, approved=False)\n"
     denial, _ = apply(ApprovalResponseCommand, source)
