@@ -40,6 +40,11 @@ class ApprovalLoopCommand(RuleCommand):
         self._marked: set[int] = set()
         # The `else:` of a loop, which runs once after it: the loops around it, not it.
         self._loop_else: set[int] = set()
+        # The module, then each enclosing function: where a loop variable lives on.
+        self._owners: list[cst.Module | cst.FunctionDef] = []
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._owners.append(node)
 
     def visit_For(self, node: cst.For) -> None:
         self._scopes.append(node)
@@ -64,6 +69,7 @@ class ApprovalLoopCommand(RuleCommand):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append(None)
+        self._owners.append(node)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._scopes.append(None)
@@ -79,6 +85,7 @@ class ApprovalLoopCommand(RuleCommand):
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
     ) -> cst.BaseStatement:
         self._scopes.pop()
+        self._owners.pop()
         return updated_node
 
     def leave_ClassDef(
@@ -157,7 +164,18 @@ class ApprovalLoopCommand(RuleCommand):
             return None
         if not _is_item_id(arguments.id, variable):
             return None
+        if self._read_after(loop, variable):
+            return None  # the batch would leave it unbound
         return call, awaited, approved
+
+    def _read_after(self, loop: cst.For, variable: str) -> bool:
+        """Whether code after `loop` in its function (or module) reads `variable`."""
+        owner = self._owners[-1]
+        if isinstance(owner, cst.Module):
+            self.require_whole_module()
+        reads = _ReadsAfter(loop, variable)
+        owner.visit(reads)
+        return reads.found
 
     def _is_every_pending_item(
         self, iterable: cst.BaseExpression, receiver: cst.BaseExpression
@@ -203,3 +221,59 @@ def _is_item_id(node: cst.BaseExpression, variable: str) -> bool:
             and index.value.evaluated_value == "id"
         )
     return False
+
+
+class _ReadsAfter(cst.CSTVisitor):
+    """Finds `variable` written after `loop` other than as a plain binding target.
+
+    A read there sees the loop's last item, which a batch call no longer binds.
+    """
+
+    def __init__(self, loop: cst.For, variable: str) -> None:
+        super().__init__()
+        self.loop = loop
+        self.variable = variable
+        self.after = False
+        self.found = False
+        self.targets: set[int] = set()
+
+    def visit_For(self, node: cst.For) -> bool:
+        if node is self.loop:
+            return False
+        self.targets.add(id(node.target))
+        return True
+
+    def leave_For(self, original_node: cst.For) -> None:
+        if original_node is self.loop:
+            self.after = True
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.targets.add(id(node.target))
+
+    def _rebinds(self, node: cst.BaseComp) -> bool:
+        """A comprehension binding `variable` itself reads its own, not the loop's."""
+        comp: cst.CompFor | None = node.for_in
+        while comp is not None:
+            if self.variable in names_in(comp.target):
+                return True
+            comp = comp.inner_for_in
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return not self._rebinds(node)
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return not self._rebinds(node)
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return not self._rebinds(node)
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return not self._rebinds(node)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.targets.add(id(node.target))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if self.after and node.value == self.variable and id(node) not in self.targets:
+            self.found = True

@@ -54,6 +54,33 @@ def test_comments_inside_a_batched_loop_move_above_it() -> None:
     )
 
 
+def test_a_loop_whose_variable_is_read_afterwards_is_not_batched() -> None:
+    # After a batch call `a` would be unbound: the log line would raise NameError.
+    source = """
+    def f(client, log):
+        for a in client.pending_interrupts:
+            client.add_tool_approval_response(id=a.id, approved=True)
+        log.info("approved up to %s", a.id)
+    """
+    code, sites = apply(ApprovalLoopCommand, source)
+    assert code.splitlines()[2] == f"    {marker(Rule.AG005, OTHER_LOOP)}"
+    assert [s.action for s in sites] == [Action.TODO]
+
+
+def test_a_loop_variable_bound_again_afterwards_still_batches() -> None:
+    source = """
+    def f(client, xs):
+        for a in client.pending_interrupts:
+            client.add_tool_approval_response(id=a.id, approved=True)
+        for a in xs:
+            pass
+        a = [a for a in xs]
+    """
+    code, sites = apply(ApprovalLoopCommand, source)
+    assert code.splitlines()[2] == "    client.resolve_interrupts(True)"
+    assert [s.action for s in sites] == [Action.REWRITTEN]
+
+
 def test_await_and_false_policies() -> None:
     source = """
     async def f(chat):
