@@ -289,6 +289,24 @@ def names_in(node: cst.CSTNode) -> set[str]:
     return collector.names
 
 
+def getattr_key(call: cst.Call, attribute: str) -> cst.SimpleString | None:
+    """The `"attribute"` literal of `getattr(receiver, "attribute"[, default])`, else None.
+
+    Compatibility shims read the legacy names this way; it is an attribute read.
+    """
+    args = call.args
+    if (
+        isinstance(call.func, cst.Name)
+        and call.func.value == "getattr"
+        and len(args) in (2, 3)
+        and all(arg.keyword is None and not arg.star for arg in args)
+        and isinstance(args[1].value, cst.SimpleString)
+        and args[1].value.evaluated_value == attribute
+    ):
+        return args[1].value
+    return None
+
+
 def comment_lines(node: cst.CSTNode) -> list[cst.EmptyLine]:
     """Every comment under `node`, each as a line of its own, in source order.
 

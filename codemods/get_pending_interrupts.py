@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import RuleCommand
+from codemods.command import RuleCommand, getattr_key
 
 
 class GetPendingInterruptsCommand(RuleCommand):
@@ -27,3 +27,16 @@ class GetPendingInterruptsCommand(RuleCommand):
             return updated_node
         self.report(original_node.attr, f"renamed to {names.get_interrupts}")
         return updated_node.with_changes(attr=cst.Name(names.get_interrupts))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        # getattr(client, "get_pending_interrupts")(): the method read by name.
+        names = self.settings.names
+        key = getattr_key(original_node, names.get_pending_interrupts)
+        if key is None or not self.receiver_matches(original_node.args[0].value):
+            return updated_node
+        self.report(key, f"renamed to {names.get_interrupts}")
+        quoted = f"{key.prefix}{key.quote}{names.get_interrupts}{key.quote}"
+        second = updated_node.args[1].with_changes(value=key.with_changes(value=quoted))
+        return updated_node.with_changes(
+            args=[updated_node.args[0], second, *updated_node.args[2:]]
+        )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import RuleCommand
+from codemods.command import RuleCommand, getattr_key
 from codemods.outline import Outline
 from codemods.settings import Settings
 
@@ -80,6 +80,14 @@ class PendingInterruptsCommand(RuleCommand):
         return updated_node.with_changes(slice=[element])
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        named = getattr_key(original_node, self.settings.names.pending_interrupts)
+        if named is not None and self.receiver_matches(original_node.args[0].value):
+            # getattr(client, "pending_interrupts", None): an attribute read too.
+            self.report(named, f"renamed to {self.settings.names.interrupts}")
+            second = updated_node.args[1].with_changes(value=self._renamed_key(named))
+            return updated_node.with_changes(
+                args=[updated_node.args[0], second, *updated_node.args[2:]]
+            )
         # state.get("pending_interrupts") on get_interrupt_state()'s result.
         func = original_node.func
         if not (

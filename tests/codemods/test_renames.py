@@ -91,6 +91,26 @@ def test_state_keys_on_other_dicts_stay() -> None:
     assert (code, sites) == (dedent(source), [])
 
 
+def test_getattr_reads_of_the_old_names_are_renamed() -> None:
+    source = """
+    def compat(client, other):
+        items = getattr(client, 'pending_interrupts', None) or []
+        fetch = getattr(client, "get_pending_interrupts")
+        return setattr(other, "pending_interrupts", 1), getattr(other, "pending", 0)
+    """
+    code, sites = apply(PendingInterruptsCommand, source)
+    code, more = apply(GetPendingInterruptsCommand, code)
+    assert code.splitlines()[2:4] == [
+        "    items = getattr(client, 'interrupts', None) or []",
+        '    fetch = getattr(client, "get_interrupts")',
+    ]
+    assert 'setattr(other, "pending_interrupts", 1)' in code
+    assert [(s.rule, s.line, s.column) for s in [*sites, *more]] == [
+        (Rule.AG002, 3, 29),
+        (Rule.AG003, 4, 29),
+    ]
+
+
 def test_renamed_api_names_from_config() -> None:
     names = ApiNames(pending_interrupts="waiting", interrupts="open_items")
     code, _ = apply(PendingInterruptsCommand, "x = desk.waiting\n", Settings(names=names))
