@@ -32,6 +32,10 @@ PASSED_ON = (
     "an alias): pass the client on instead and answer on its bound tool-approval item "
     "with resolve_interrupt()"
 )
+IN_CLASS_BODY = (
+    "move this approval answer into a method or function: in a class body the lookup's "
+    "generator cannot see the class's own names"
+)
 CANCEL_NEEDS_VALUE = (
     "under --false-as cancel a non-literal 'approved' needs a choice: "
     "resolve_interrupt(True) when approved, cancel() otherwise"
@@ -50,6 +54,8 @@ class ApprovalResponseCommand(RuleCommand):
         # The module, then each enclosing function: where a new local name would live.
         self._scopes: list[cst.Module | cst.FunctionDef] = []
         self._taken: dict[int, frozenset[str]] = {}
+        # Class bodies between the innermost function (or the module) and the site.
+        self._class_depth: list[int] = [0]
         # `x.add_tool_approval_response` nodes that are called or assigned to, not passed on.
         self._not_passed: set[int] = set()
 
@@ -58,11 +64,22 @@ class ApprovalResponseCommand(RuleCommand):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append(node)
+        self._class_depth.append(0)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class_depth[-1] += 1
+
+    def leave_ClassDef(
+        self, original_node: cst.ClassDef, updated_node: cst.ClassDef
+    ) -> cst.ClassDef:
+        self._class_depth[-1] -= 1
+        return updated_node
 
     def leave_FunctionDef(
         self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
     ) -> cst.FunctionDef:
         self._scopes.pop()
+        self._class_depth.pop()
         return updated_node
 
     def _fresh(self, base: str) -> str:
@@ -128,6 +145,11 @@ class ApprovalResponseCommand(RuleCommand):
         arguments = approval_arguments(call)
         if arguments is None:
             self.todo(call, UNREADABLE, at=original_node)
+            return updated_node
+        if self._class_depth[-1]:
+            # `next((item for item in ... if item.id == NAME))` in a class body cannot
+            # read the class's NAME, and its new names would become class attributes.
+            self.todo(call, IN_CLASS_BODY, at=original_node)
             return updated_node
         method = self._answer(arguments)
         if method is None:

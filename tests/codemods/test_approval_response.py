@@ -10,6 +10,7 @@ from codemods import Rule, marker
 from codemods.approval_call import UNREADABLE
 from codemods.approval_response import (
     CANCEL_NEEDS_VALUE,
+    IN_CLASS_BODY,
     IN_EXPRESSION,
     PASSED_ON,
     ApprovalResponseCommand,
@@ -268,6 +269,28 @@ def test_an_attribute_of_that_name_assigned_is_not_passed_on() -> None:
     source = "def f(self, answer):\n    self.add_tool_approval_response = answer\n"
     code, sites = apply(ApprovalResponseCommand, source)
     assert (code, sites) == (source, [])
+
+
+def test_an_answer_in_a_class_body_gets_a_todo() -> None:
+    # Rewritten, `DEFAULT` inside the generator would raise NameError at class creation.
+    line = 'client.add_tool_approval_response({"id": DEFAULT, "approved": True})'
+    source = f"class Boot:\n    DEFAULT = 'boot-1'\n    {line}\n"
+    code, sites = apply(ApprovalResponseCommand, source)
+    todo = marker(Rule.AG001, IN_CLASS_BODY)
+    assert code == f"class Boot:\n    DEFAULT = 'boot-1'\n    {todo}\n    {line}\n"
+    assert [(s.action, s.line, s.column) for s in sites] == [(Action.TODO, 3, 5)]
+
+
+def test_an_answer_in_a_method_of_a_class_in_a_function_is_rewritten() -> None:
+    source = """
+    def factory(client):
+        class Desk:
+            def approve(self, a):
+                client.add_tool_approval_response(id=a.id, approved=True)
+        return Desk
+    """
+    code, _ = apply(ApprovalResponseCommand, source)
+    assert "interrupt.resolve_interrupt(True)" in code
 
 
 def test_no_op() -> None:
