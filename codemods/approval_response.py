@@ -123,7 +123,9 @@ class ApprovalResponseCommand(RuleCommand):
             original_node.attr.value == self.settings.names.add_tool_approval_response
             and id(original_node) not in self._not_passed
             and not _is_class_name(original_node.value)
-            and self.receiver_matches(original_node.value)
+            and self.receiver_matches(
+                original_node.value, self.settings.names.add_tool_approval_response
+            )
         ):
             self.todo(original_node, PASSED_ON)
         return updated_node

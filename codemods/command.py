@@ -67,6 +67,9 @@ class RuleCommand(cst.CSTTransformer):
         # its own position starts), so a site is located on its method, not its class.
         self._nested_lines: dict[int, int] = {}
         self._positions: dict[int, Mapping[cst.CSTNode, CodeRange]] = {}
+        # The classes around the node being visited, and the members each declares.
+        self._classes: list[cst.ClassDef] = []
+        self._declared: dict[int, frozenset[str]] = {}
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
         """Run the rule over `tree`; `sites` and `changed` say what it found (one run each)."""
@@ -144,8 +147,15 @@ class RuleCommand(cst.CSTTransformer):
         if self._outline is not None and self._outline.partial:
             raise NeedsWholeModule(type(self).__name__)
 
-    def receiver_matches(self, receiver: cst.BaseExpression) -> bool:
-        """Whether `receiver.method` counts under the configured receivers."""
+    def receiver_matches(self, receiver: cst.BaseExpression, member: str | None = None) -> bool:
+        """Whether `receiver.member` counts under the configured receivers.
+
+        `self.member` (or `cls.member`) inside a class that declares `member` itself (a
+        wrapper's own method, property or attribute) never counts: renamed, it would name
+        something the class does not have.
+        """
+        if member is not None and self._own_member(receiver, member):
+            return False
         wanted = self.settings.receivers
         if not wanted:
             return True
@@ -160,10 +170,22 @@ class RuleCommand(cst.CSTTransformer):
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)
             and node.func.attr.value == method
-            and self.receiver_matches(node.func.value)
+            and self.receiver_matches(node.func.value, method)
         ):
             return node
         return None
+
+    def _own_member(self, receiver: cst.BaseExpression, member: str) -> bool:
+        if not (isinstance(receiver, cst.Name) and receiver.value in {"self", "cls"}):
+            return False
+        if not self._classes:
+            return False
+        owner = self._classes[-1]
+        declared = self._declared.get(id(owner))
+        if declared is None:
+            # Every declaration of `member` mentions it, so a region holds them all.
+            declared = self._declared[id(owner)] = declared_members(owner)
+        return member in declared
 
     def position(self, node: cst.CSTNode) -> tuple[int, int]:
         """1-based line and column of an original node, found on its innermost outlined statement.
@@ -239,6 +261,8 @@ class RuleCommand(cst.CSTTransformer):
             return False
         if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
             self._statements.append(node)
+            if isinstance(node, cst.ClassDef):
+                self._classes.append(node)
         visit = getattr(self, f"visit_{type(node).__name__}", None)
         return visit is None or visit(node) is not False
 
@@ -251,6 +275,8 @@ class RuleCommand(cst.CSTTransformer):
         result = updated_node if leave is None else leave(original_node, updated_node)
         if isinstance(original_node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
             self._statements.pop()
+            if isinstance(original_node, cst.ClassDef):
+                self._classes.pop()
             texts = self._markers.pop(id(original_node), None)
             if texts:
                 return _with_markers(result, texts)  # type: ignore[return-value]
@@ -287,6 +313,49 @@ def names_in(node: cst.CSTNode) -> set[str]:
     collector = _NameCollector()
     node.visit(collector)
     return collector.names
+
+
+def declared_members(owner: cst.ClassDef) -> frozenset[str]:
+    """The members a class declares: its methods and class attributes, and the
+    `self.x = ...` attributes its methods assign."""
+    collector = _MemberCollector(owner)
+    owner.visit(collector)
+    return frozenset(collector.names)
+
+
+class _MemberCollector(cst.CSTVisitor):
+    def __init__(self, owner: cst.ClassDef) -> None:
+        super().__init__()
+        self.owner = owner
+        self.names: set[str] = set()
+        self.depth = 0  # 0: the class body itself
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return node is self.owner  # a nested class declares its own members
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.depth == 0:
+            self.names.add(node.name.value)
+        self.depth += 1
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.depth -= 1
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        if self.depth == 0 and isinstance(target, cst.Name):
+            self.names.add(target.value)
+        elif (
+            isinstance(target, cst.Attribute)
+            and isinstance(target.value, cst.Name)
+            and target.value.value in {"self", "cls"}
+        ):
+            self.names.add(target.attr.value)
 
 
 def getattr_key(call: cst.Call, attribute: str) -> cst.SimpleString | None:

@@ -22,7 +22,7 @@ class GetPendingInterruptsCommand(RuleCommand):
     ) -> cst.Attribute:
         names = self.settings.names
         if original_node.attr.value != names.get_pending_interrupts or not self.receiver_matches(
-            original_node.value
+            original_node.value, names.get_pending_interrupts
         ):
             return updated_node
         self.report(original_node.attr, f"renamed to {names.get_interrupts}")

@@ -60,7 +60,9 @@ class PendingInterruptsCommand(RuleCommand):
         names = self.settings.names
         if original_node.attr.value != names.pending_interrupts:
             return updated_node
-        if id(original_node) in self._stores or not self.receiver_matches(original_node.value):
+        if id(original_node) in self._stores or not self.receiver_matches(
+            original_node.value, names.pending_interrupts
+        ):
             return updated_node
         self.report(original_node.attr, f"renamed to {names.interrupts}")
         return updated_node.with_changes(attr=cst.Name(names.interrupts))

@@ -30,7 +30,7 @@ class ResumeInterruptsCommand(RuleCommand):
     ) -> cst.Attribute:
         names = self.settings.names
         if original_node.attr.value != names.resume_interrupts or not self.receiver_matches(
-            original_node.value
+            original_node.value, names.resume_interrupts
         ):
             return updated_node
         self.todo(
