@@ -85,6 +85,36 @@ class LegacyEventsCommand(RuleCommand):
                 self.todo(original_node, _todo(name))
         return updated_node
 
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        if len(original_node.targets) == 1:
+            self._constant(original_node.targets[0].target, original_node.value)
+        return updated_node
+
+    def leave_AnnAssign(
+        self, original_node: cst.AnnAssign, updated_node: cst.AnnAssign
+    ) -> cst.AnnAssign:
+        if original_node.value is not None:
+            self._constant(original_node.target, original_node.value)
+        return updated_node
+
+    def _constant(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """`APPROVAL = "approval-requested"` (or a list of names) compared elsewhere in the
+        file with an event's name: the comparison names no event itself, so mark here."""
+        if not isinstance(target, cst.Name):
+            return
+        strings = [value]
+        if isinstance(value, cst.List | cst.Tuple | cst.Set):
+            strings = [element.value for element in value.elements]
+        found = [(string, name) for string in strings if (name := _legacy_name(string))]
+        if not found:
+            return
+        self.require_whole_module()  # its uses may be anywhere in the file
+        uses = _NameComparisons(target.value)
+        self.module.visit(uses)
+        if uses.found:
+            for string, name in found:
+                self.todo(string, _todo(name))
+
     def visit_Match(self, node: cst.Match) -> None:
         self._subjects.append(_is_name_access(node.subject))
 
@@ -153,3 +183,26 @@ class LegacyEventsCommand(RuleCommand):
                 if name:
                     self.todo(original_node, _todo(name))
         return updated_node
+
+
+class _NameComparisons(cst.CSTVisitor):
+    """Whether `constant` is compared with an event's name anywhere in the module
+    (`event.name == constant`, `event["name"] in constant`)."""
+
+    def __init__(self, constant: str) -> None:
+        super().__init__()
+        self.constant = constant
+        self.found = False
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        left = node.left
+        for target in node.comparisons:
+            right = target.comparator
+            for side, other in ((left, right), (right, left)):
+                if (
+                    isinstance(side, cst.Name)
+                    and side.value == self.constant
+                    and _is_name_access(other)
+                ):
+                    self.found = True
+            left = right

@@ -97,3 +97,32 @@ def test_match_on_other_subjects_is_untouched() -> None:
     code, sites = apply(LegacyEventsCommand, source)
     assert "TODO" not in code
     assert sites == []
+
+
+def test_a_constant_compared_with_an_event_name_gets_a_todo() -> None:
+    source = """
+    from typing import Final
+
+    APPROVAL: Final = "approval-requested"
+    LEGACY = ("tool-input-available", "approval-requested")
+    PART_STATE = "approval-requested"
+
+
+    def handle(event, part):
+        if event.name == APPROVAL:
+            return 1
+        if event["name"] in LEGACY:
+            return 2
+        return part.state == PART_STATE
+    """
+    code, sites = apply(LegacyEventsCommand, source)
+    lines = code.splitlines()
+    assert lines[3].startswith("# TODO(agui): AG006 legacy 'approval-requested' event")
+    assert lines[4] == 'APPROVAL: Final = "approval-requested"'
+    assert lines[5].startswith("# TODO(agui): AG006 legacy 'tool-input-available' event")
+    assert lines[6].startswith("# TODO(agui): AG006 legacy 'approval-requested' event")
+    assert lines[7:9] == [
+        'LEGACY = ("tool-input-available", "approval-requested")',
+        'PART_STATE = "approval-requested"',
+    ]
+    assert [(s.line, s.column) for s in sites] == [(4, 19), (5, 11), (5, 35)]
