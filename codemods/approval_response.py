@@ -19,7 +19,7 @@ from codemods.approval_call import (
     awaited_call,
     literal_bool,
 )
-from codemods.command import RuleCommand, comment_lines, names_in
+from codemods.command import RuleCommand, binds, comment_lines, names_in
 from codemods.outline import Outline
 from codemods.settings import FalsePolicy, Settings
 
@@ -35,6 +35,10 @@ PASSED_ON = (
 IN_CLASS_BODY = (
     "move this approval answer into a method or function: in a class body the lookup's "
     "generator cannot see the class's own names"
+)
+NEXT_SHADOWED = (
+    "'next' is a local name here, and the rewrite looks the item up with the builtin "
+    "next(): rename the local and rerun, or resolve the bound interrupt by hand"
 )
 CANCEL_NEEDS_VALUE = (
     "under --false-as cancel a non-literal 'approved' needs a choice: "
@@ -152,6 +156,10 @@ class ApprovalResponseCommand(RuleCommand):
             # `next((item for item in ... if item.id == NAME))` in a class body cannot
             # read the class's NAME, and its new names would become class attributes.
             self.todo(call, IN_CLASS_BODY, at=original_node)
+            return updated_node
+        if any(binds(scope, "next") for scope in self._scopes):
+            # `next = page.get("next")`: the lookup would call the page cursor.
+            self.todo(call, NEXT_SHADOWED, at=original_node)
             return updated_node
         method = self._answer(arguments)
         if method is None:

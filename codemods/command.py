@@ -315,6 +315,69 @@ def names_in(node: cst.CSTNode) -> set[str]:
     return collector.names
 
 
+def binds(node: cst.CSTNode, name: str) -> bool:
+    """Whether code under `node` binds `name` (assigns, imports, defines or takes it)."""
+    finder = _BindingFinder(name)
+    node.visit(finder)
+    return finder.found
+
+
+class _BindingFinder(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found = False
+
+    def _target(self, target: cst.CSTNode | None) -> None:
+        if target is not None and not self.found:
+            self.found = self.name in _target_names(target)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._target(node.name)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:
+            self._target(node.name)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._target(node.name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._target(node.name)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._target(node.name)
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    """The plain names a binding target binds (`a`, `a, (b, *c)`; not `x.a` or `x[a]`)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        return {name for element in target.elements for name in _target_names(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
+
+
 def declared_members(owner: cst.ClassDef) -> frozenset[str]:
     """The members a class declares: its methods and class attributes, and the
     `self.x = ...` attributes its methods assign."""

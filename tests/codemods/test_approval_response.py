@@ -12,6 +12,7 @@ from codemods.approval_response import (
     CANCEL_NEEDS_VALUE,
     IN_CLASS_BODY,
     IN_EXPRESSION,
+    NEXT_SHADOWED,
     PASSED_ON,
     ApprovalResponseCommand,
 )
@@ -291,6 +292,35 @@ def test_an_answer_in_a_method_of_a_class_in_a_function_is_rewritten() -> None:
     """
     code, _ = apply(ApprovalResponseCommand, source)
     assert "interrupt.resolve_interrupt(True)" in code
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        'next = page.get("next")',
+        "for next in cursors: pass",
+        "from paging import next",
+        "def next(): ...",
+        "cursor, next = split(page)",
+    ],
+)
+def test_a_local_next_gets_a_todo(binding: str) -> None:
+    # The lookup calls the builtin next(); a local of that name would be called instead.
+    line = "client.add_tool_approval_response(id=a, approved=True)"
+    source = f"def f(client, a, page):\n    {binding}\n    {line}\n"
+    code, sites = apply(ApprovalResponseCommand, source)
+    todo = marker(Rule.AG001, NEXT_SHADOWED)
+    assert code == f"def f(client, a, page):\n    {binding}\n    {todo}\n    {line}\n"
+    assert [(s.action, s.line) for s in sites] == [(Action.TODO, 3)]
+
+
+def test_next_called_or_bound_as_an_attribute_is_not_shadowing() -> None:
+    source = (
+        "def f(client, a, it, page):\n    first = next(it)\n    page.next = 2\n"
+        "    client.add_tool_approval_response(id=a, approved=True)\n"
+    )
+    code, _ = apply(ApprovalResponseCommand, source)
+    assert "    " + lookup(recv="client", id="a") in code
 
 
 def test_no_op() -> None:
