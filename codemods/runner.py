@@ -105,7 +105,7 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         message, line, column = _syntax_error(source, error.raw_line, error.raw_column + 1)
         return _failed(path, message, line, column)
     except (SyntaxError, UnicodeError, LookupError) as error:  # any codec's error
-        return _failed(path, f"cannot decode: {error}")
+        return _failed(path, *_decode_error(source, error))
     try:
         code, sites = _apply(module, _outline(source, module.encoding), options, active)
     except Exception as error:  # one broken rule must not stop the run
@@ -414,9 +414,46 @@ def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]
             detail = f": {error.msg}"
         if error.lineno:
             line, column = error.lineno, error.offset or 1
+        elif b"\0" in source:  # Python names no position for a NUL byte
+            line, column = _location(source, source.index(b"\0"), "latin-1")
     except (ValueError, RecursionError, MemoryError):
         pass
     return f"syntax error at line {line}, column {column}{detail}", line, column
+
+
+def _decode_error(source: bytes, error: Exception) -> tuple[str, int | None, int | None]:
+    """`cannot decode: …` with the line and column of the first undecodable byte.
+
+    LibCST says only "invalid or missing encoding declaration"; decoding again with the
+    file's declared (or default) encoding names the byte and where it is.
+    """
+    try:
+        try:
+            encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+        except SyntaxError as undeclared:
+            # Raised when a first line without a cookie is not UTF-8: find the byte.
+            if "invalid or missing encoding declaration" not in str(undeclared):
+                raise
+            encoding = "utf-8"
+        source.decode(encoding)
+    except UnicodeDecodeError as bad:
+        line, column = _location(source, bad.start, encoding)
+        byte = source[bad.start : bad.start + 1].hex()
+        reason = f"byte 0x{byte} at line {line}, column {column} is not valid {encoding}"
+        return f"cannot decode: {reason}", line, column
+    except (SyntaxError, UnicodeError, LookupError) as other:
+        return f"cannot decode: {other}", None, None
+    return f"cannot decode: {error}", None, None
+
+
+def _location(source: bytes, offset: int, encoding: str) -> tuple[int, int]:
+    """1-based line and column (in characters) of byte `offset`."""
+    start = max(source.rfind(b"\n", 0, offset), source.rfind(b"\r", 0, offset)) + 1
+    line = source.count(b"\n", 0, start) + 1
+    if b"\r" in source[:start] and b"\n" not in source[:start]:
+        line = source.count(b"\r", 0, start) + 1  # old Mac line ends
+    prefix = source[start:offset].decode(encoding, errors="replace")
+    return line, len(prefix.removeprefix("\ufeff")) + 1
 
 
 def _failed(

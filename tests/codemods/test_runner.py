@@ -55,6 +55,39 @@ def test_undecodable_file_is_a_failed_result() -> None:
     assert result.error.startswith("cannot decode")
 
 
+@pytest.mark.parametrize(
+    ("source", "error", "where"),
+    [
+        (
+            b"x = '\xff\xfe'  # client.pending_interrupts\n",
+            "cannot decode: byte 0xff at line 1, column 6 is not valid utf-8",
+            (1, 6),
+        ),
+        (
+            b"a = '\xc3\xa9'\r\nb = 1  # \xe9 client.pending_interrupts\r\n",
+            "cannot decode: byte 0xe9 at line 2, column 10 is not valid utf-8",
+            (2, 10),
+        ),
+        (
+            b"# coding: ascii\nb = '\xc3\xa9'  # client.pending_interrupts\n",
+            "cannot decode: byte 0xc3 at line 2, column 6 is not valid ascii",
+            (2, 6),
+        ),
+        (
+            b"x = 1\ny = 2\x00  # client.pending_interrupts\n",
+            "syntax error at line 2, column 6: source code string cannot contain null bytes",
+            (2, 6),
+        ),
+    ],
+)
+def test_undecodable_bytes_and_nul_bytes_are_located(
+    source: bytes, error: str, where: tuple[int, int]
+) -> None:
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert (result.error, result.error_line, result.error_column) == (error, *where)
+
+
 def test_sites_report_original_lines_across_rules() -> None:
     # AG005 shrinks the loop and AG001 grows a statement before AG002 and AG006 run.
     source = (
