@@ -1,7 +1,8 @@
 """Reading the arguments of a legacy `add_tool_approval_response` call (shared by AG001, AG005).
 
-The legacy call takes `{"id": …, "approved": …}` (the TypeScript object) or, in Python
-ports, `id=…, approved=…`; anything else cannot be rewritten without guessing.
+The legacy call takes `{"id": …, "approved": …}` (the TypeScript object; also spelled
+`dict(id=…, approved=…)`) or, in Python ports, `id=…, approved=…`; anything else cannot
+be rewritten without guessing.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ def approval_arguments(call: cst.Call) -> ApprovalArguments | None:
     args = call.args
     if len(args) == 1 and args[0].keyword is None and not args[0].star:
         value = args[0].value
+        if _is_dict_call(value):
+            # `dict(id=..., approved=...)`: the keyword form, spelled as a dict.
+            assert isinstance(value, cst.Call)
+            return approval_arguments(value)
         if not isinstance(value, cst.Dict):
             return None
         found: dict[str, cst.BaseExpression] = {}
@@ -47,6 +52,17 @@ def approval_arguments(call: cst.Call) -> ApprovalArguments | None:
             return None
         found[arg.keyword.value] = arg.value
     return _pair(found)
+
+
+def _is_dict_call(node: cst.BaseExpression) -> bool:
+    """`dict(...)` with keyword arguments only."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "dict"
+        and bool(node.args)
+        and all(arg.keyword is not None for arg in node.args)
+    )
 
 
 def _pair(found: dict[str, cst.BaseExpression]) -> ApprovalArguments | None:

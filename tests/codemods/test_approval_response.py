@@ -37,6 +37,7 @@ def lookup(recv: str = "client", id: str = "approval.id") -> str:
         "client.add_tool_approval_response({'approved': True, 'id': approval.id})",
         "client.add_tool_approval_response(id=approval.id, approved=True)",
         "client.add_tool_approval_response(approved=True, id=approval.id)",
+        "client.add_tool_approval_response(dict(id=approval.id, approved=True))",
     ],
 )
 def test_dict_and_keyword_forms(call: str) -> None:
@@ -238,7 +239,15 @@ def test_expression_positions_get_a_todo(line: str) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    ["response", "{'id': a.id}", "{**base, 'approved': True}", "id=a.id, approved=True, x=1"],
+    [
+        "response",
+        "{'id': a.id}",
+        "{**base, 'approved': True}",
+        "id=a.id, approved=True, x=1",
+        "dict(base, id=a.id, approved=True)",
+        "dict(id=a.id, approved=True, x=1)",
+        "dict(**base)",
+    ],
 )
 def test_unreadable_arguments_get_a_todo(args: str) -> None:
     line = f"client.add_tool_approval_response({args})"
