@@ -14,6 +14,11 @@ from codemods.command import RuleCommand, getattr_key
 from codemods.outline import Outline
 from codemods.settings import Settings
 
+OWN_ATTRIBUTE = (
+    "this file assigns its own {name} attribute on a receiver of this name: rename this "
+    "read to {new} if it reads the chat client's"
+)
+
 
 class PendingInterruptsCommand(RuleCommand):
     """Rename `pending_interrupts` reads and state keys to `interrupts`."""
@@ -24,6 +29,9 @@ class PendingInterruptsCommand(RuleCommand):
     def __init__(self, settings: Settings | None = None, outline: Outline | None = None) -> None:
         super().__init__(settings, outline)
         self._stores: set[int] = set()
+        # Receivers this file stores its own `pending_interrupts` on (found on first use;
+        # every such store mentions the name, so a region holds them all).
+        self._stored: frozenset[str] | None = None
         # The module, then each enclosing function; and the names each binds only to
         # `get_interrupt_state()` (found on first use).
         self._scopes: list[cst.Module | cst.FunctionDef] = []
@@ -64,8 +72,30 @@ class PendingInterruptsCommand(RuleCommand):
             original_node.value, names.pending_interrupts
         ):
             return updated_node
+        stored = self._stored_receivers()
+        receiver = self.module.code_for_node(original_node.value)
+        if receiver in stored:
+            return updated_node  # the app's own attribute: the file assigns it right there
+        if _last_name(receiver) in {_last_name(other) for other in stored}:
+            # `app.state.pending_interrupts = {}` here, `request.app.state.…` read.
+            self.todo(
+                original_node.attr,
+                OWN_ATTRIBUTE.format(name=names.pending_interrupts, new=names.interrupts),
+            )
+            return updated_node
         self.report(original_node.attr, f"renamed to {names.interrupts}")
         return updated_node.with_changes(attr=cst.Name(names.interrupts))
+
+    def _stored_receivers(self) -> frozenset[str]:
+        """The receivers this file assigns a `pending_interrupts` attribute on (not `self`:
+        a class's own members are `RuleCommand.receiver_matches`'s business)."""
+        if self._stored is None:
+            finder = _AttributeStores(self.settings.names.pending_interrupts)
+            self.module.visit(finder)
+            self._stored = frozenset(
+                self.module.code_for_node(target) for target in finder.receivers
+            )
+        return self._stored
 
     def leave_Subscript(
         self, original_node: cst.Subscript, updated_node: cst.Subscript
@@ -200,3 +230,33 @@ class _Bindings(cst.CSTVisitor):
                 self._bind_all(element.value)
         elif isinstance(target, cst.StarredElement):
             self._bind_all(target.value)
+
+
+def _last_name(code: str) -> str:
+    return code.rsplit(".", 1)[-1].strip()
+
+
+class _AttributeStores(cst.CSTVisitor):
+    """The receivers of `receiver.<attribute> = ...` (plain, annotated or augmented)."""
+
+    def __init__(self, attribute: str) -> None:
+        super().__init__()
+        self.attribute = attribute
+        self.receivers: list[cst.BaseExpression] = []
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        if (
+            isinstance(target, cst.Attribute)
+            and target.attr.value == self.attribute
+            and not (isinstance(target.value, cst.Name) and target.value.value in {"self", "cls"})
+        ):
+            self.receivers.append(target.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)

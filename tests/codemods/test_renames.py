@@ -6,7 +6,7 @@ from textwrap import dedent
 
 from codemods import Rule, marker
 from codemods.get_pending_interrupts import GetPendingInterruptsCommand
-from codemods.pending_interrupts import PendingInterruptsCommand
+from codemods.pending_interrupts import OWN_ATTRIBUTE, PendingInterruptsCommand
 from codemods.resume_interrupts import PREFER_BOUND, ResumeInterruptsCommand
 from codemods.settings import ApiNames, Settings
 from codemods.site import Action
@@ -108,6 +108,32 @@ def test_getattr_reads_of_the_old_names_are_renamed() -> None:
     assert [(s.rule, s.line, s.column) for s in [*sites, *more]] == [
         (Rule.AG002, 3, 29),
         (Rule.AG003, 4, 29),
+    ]
+
+
+def test_an_attribute_the_file_assigns_itself_is_not_renamed() -> None:
+    # A Starlette app keeping its own `pending_interrupts` on `app.state`.
+    source = """
+    app = Starlette()
+    app.state.pending_interrupts = {}
+
+
+    async def list_pending(request):
+        mine = request.app.state.pending_interrupts
+        here = app.state.pending_interrupts
+        return mine, here, request.state.chat.pending_interrupts
+    """
+    code, sites = apply(PendingInterruptsCommand, source)
+    todo = marker(Rule.AG002, OWN_ATTRIBUTE.format(name="pending_interrupts", new="interrupts"))
+    assert code.splitlines()[6:10] == [
+        f"    {todo}",
+        "    mine = request.app.state.pending_interrupts",
+        "    here = app.state.pending_interrupts",
+        "    return mine, here, request.state.chat.interrupts",
+    ]
+    assert [(s.action, s.line, s.column) for s in sites] == [
+        (Action.TODO, 7, 30),
+        (Action.REWRITTEN, 9, 43),
     ]
 
 
