@@ -111,7 +111,9 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
     result = (
-        source if code is None else _encode(follow_line_ends(module.code, code), module.encoding)
+        source
+        if code is None
+        else _encode(_final_cr(source, follow_line_ends(module.code, code)), module.encoding)
     )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
@@ -419,6 +421,18 @@ def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]
     except (ValueError, RecursionError, MemoryError):
         pass
     return f"syntax error at line {line}, column {column}{detail}", line, column
+
+
+def _final_cr(source: bytes, code: str) -> str:
+    """`code` with the final `\r` LibCST drops from a file with old Mac line ends.
+
+    LibCST's module of `x = 1\r` generates `x = 1` (it keeps a final `\n` or `\r\n`),
+    so the last line of such a file would lose its ending.
+    """
+    if code.endswith(("\r", "\n")) or not source.endswith(b"\r"):
+        return code
+    encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+    return code + "\r" if source.decode(encoding).endswith("\r") else code
 
 
 def _decode_error(source: bytes, error: Exception) -> tuple[str, int | None, int | None]:

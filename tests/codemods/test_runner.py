@@ -88,6 +88,26 @@ def test_undecodable_bytes_and_nul_bytes_are_located(
     assert (result.error, result.error_line, result.error_column) == (error, *where)
 
 
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            b"def f(client):\r    return client.pending_interrupts\r",
+            b"def f(client):\r    return client.interrupts\r",
+        ),
+        (
+            b"def f(client):\r    for a in client.pending_interrupts:\r"
+            b"        client.add_tool_approval_response(id=a.id, approved=True)\r",
+            b"def f(client):\r    client.resolve_interrupts(True)\r",
+        ),
+        (b"x = client.pending_interrupts", b"x = client.interrupts"),
+    ],
+)
+def test_old_mac_line_ends_keep_the_last_one(source: bytes, expected: bytes) -> None:
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.updated == expected
+
+
 def test_sites_report_original_lines_across_rules() -> None:
     # AG005 shrinks the loop and AG001 grows a statement before AG002 and AG006 run.
     source = (
