@@ -157,7 +157,8 @@ class ApprovalResponseCommand(RuleCommand):
             # read the class's NAME, and its new names would become class attributes.
             self.todo(call, IN_CLASS_BODY, at=original_node)
             return updated_node
-        if any(binds(scope, "next") for scope in self._scopes):
+        imported = self.outline.imported or frozenset()  # a region's file imports
+        if "next" in imported or any(binds(scope, "next") for scope in self._scopes):
             # `next = page.get("next")`: the lookup would call the page cursor.
             self.todo(call, NEXT_SHADOWED, at=original_node)
             return updated_node

@@ -108,6 +108,21 @@ def test_old_mac_line_ends_keep_the_last_one(source: bytes, expected: bytes) -> 
     assert result.updated == expected
 
 
+def test_a_next_imported_outside_the_parsed_region_still_blocks_the_lookup() -> None:
+    # The file is long, so only the function with the site is parsed; the import of a
+    # `next` that the rewritten lookup would call sits far above it.
+    body = "".join(f"def g{i}():\n    return {i}\n\n\n" for i in range(40))
+    source = (
+        "from paging import next\n\n\n"
+        + body
+        + "def f(client, a):\n    client.add_tool_approval_response(id=a, approved=True)\n"
+    ).encode()
+    result = migrate_bytes(source, "x.py", Options())
+    assert [(s.rule, s.action) for s in result.sites] == [(Rule.AG001, Action.TODO)]
+    assert result.updated is not None
+    assert b"interrupt = next(" not in result.updated
+
+
 def test_sites_report_original_lines_across_rules() -> None:
     # AG005 shrinks the loop and AG001 grows a statement before AG002 and AG006 run.
     source = (
