@@ -32,7 +32,9 @@ class GetPendingInterruptsCommand(RuleCommand):
         # getattr(client, "get_pending_interrupts")(): the method read by name.
         names = self.settings.names
         key = getattr_key(original_node, names.get_pending_interrupts)
-        if key is None or not self.receiver_matches(original_node.args[0].value):
+        if key is None or not self.receiver_matches(
+            original_node.args[0].value, names.get_pending_interrupts
+        ):
             return updated_node
         self.report(key, f"renamed to {names.get_interrupts}")
         quoted = f"{key.prefix}{key.quote}{names.get_interrupts}{key.quote}"

@@ -113,7 +113,9 @@ class PendingInterruptsCommand(RuleCommand):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         named = getattr_key(original_node, self.settings.names.pending_interrupts)
-        if named is not None and self.receiver_matches(original_node.args[0].value):
+        if named is not None and self.receiver_matches(
+            original_node.args[0].value, self.settings.names.pending_interrupts
+        ):
             # getattr(client, "pending_interrupts", None): an attribute read too.
             self.report(named, f"renamed to {self.settings.names.interrupts}")
             second = updated_node.args[1].with_changes(value=self._renamed_key(named))

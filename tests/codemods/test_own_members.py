@@ -43,7 +43,10 @@ class Gateway:
         return cls.resume_interrupts(entries[1:], state)
 
     def count(self):
-        return len(self.get_pending_interrupts())
+        return len(self.get_pending_interrupts()) + len(getattr(self, "pending_interrupts"))
+
+    def fetch(self):
+        return getattr(self, "get_pending_interrupts")()
 
 
 @dataclass
