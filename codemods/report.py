@@ -119,7 +119,8 @@ def github_annotations(results: Iterable[FileResult], cwd: str | None = None) ->
     out = []
     root = cwd or repository_root()
     for result in results:
-        path = display_path(result.path, root)
+        # A property value: a `,` or `:` in a directory name would otherwise end it.
+        path = _escape(display_path(result.path, root), True)
         if result.status is FileStatus.FAILED:
             where = f"file={path}"
             if result.error_line is not None:

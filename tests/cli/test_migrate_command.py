@@ -142,6 +142,30 @@ def test_github_annotations(sample: Path) -> None:
     )
 
 
+def annotation_properties(line: str) -> dict[str, str]:
+    """The properties of one workflow command, split and unescaped the way the
+    Actions runner reads them (`,` between properties, the first `=` in each)."""
+    properties = line.removeprefix("::").split("::", 1)[0].split(" ", 1)[1]
+    unescape = {"%3A": ":", "%2C": ",", "%0D": "\r", "%0A": "\n", "%25": "%"}
+    values = {}
+    for item in properties.split(","):
+        key, value = item.split("=", 1)
+        for code, char in unescape.items():
+            value = value.replace(code, char)
+        values[key] = value
+    return values
+
+
+def test_github_annotation_file_with_comma_and_colon(sample: Path) -> None:
+    odd = sample.parent / "a,b:c"
+    sample.rename(odd)
+    result = migrate("--format", "github", "a,b:c/approval_desk/recovery.py")
+    assert result.exit_code == 0
+    first = annotation_properties(result.stdout.splitlines()[0])
+    assert first["file"] == "a,b:c/approval_desk/recovery.py"
+    assert (first["line"], first["col"]) == ("11", "19")
+
+
 def test_select_ignore_and_false_as(sample: Path) -> None:
     only = migrate("--select", "AG002", "--format", "json", "migrate/approval_desk")
     rules = {json.loads(line).get("rule") for line in only.stdout.splitlines()}
