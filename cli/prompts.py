@@ -4,6 +4,10 @@ Only used when stdin is a TTY. Each item is shown with its message (else its rea
 the prompt of last resort), its tool and arguments or its display payload; the
 questions come from the `responseSchema` — booleans, enums, strings and numbers get
 typed questions, anything else is asked for as JSON.
+
+Everything shown comes from the server's descriptor: it is written as plain text (no
+Rich markup, no `:emoji:` codes) with its control characters escaped (`visible`), so an
+id like `[/bold]` cannot crash the prompt and an ESC cannot act on the terminal.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
+from cli.visible_text import visible
 from replay.interrupts.descriptor_reader import (
     PAYLOAD_KEY,
     InterruptKind,
@@ -40,7 +46,7 @@ class PromptAborted(Exception):
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return visible(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
 
 
 def prompt_text(descriptor: Mapping[str, Any]) -> str:
@@ -66,34 +72,36 @@ class Prompter:
 
     def __init__(self, console: Console, ask: Ask | None = None) -> None:
         self.console = console
-        self._ask = ask or (lambda text: console.input(text))
+        self._ask = ask or (lambda text: console.input(Text(text), emoji=False))
 
     def ask(self, text: str) -> str:
         try:
             return self._ask(text)
         except EOFError:
+            # Ctrl-D leaves the cursor after the question: end that line, so the message
+            # saying nothing was sent starts a line of its own.
+            self.console.line()
             raise PromptAborted from None
+
+    def say(self, text: str | Text) -> None:
+        """One line as it is: never read as markup, emoji codes or a highlight."""
+        self.console.print(text, markup=False, emoji=False, highlight=False)
 
     def show(self, descriptor: Mapping[str, Any]) -> None:
         """The item as a short card: id and kind, prompt, tool and arguments or payload."""
         kind = kind_of(descriptor)
-        print_ = self.console.print
-        print_(
-            f"[bold]{descriptor.get('id', '?')}[/bold] [dim]({KIND_NAMES[kind]})[/dim]",
-            highlight=False,
-        )
-        self.console.print("  " + prompt_text(descriptor), markup=False, highlight=False)
+        interrupt_id = visible(str(descriptor.get("id", "?")))
+        self.say(Text.assemble((interrupt_id, "bold"), " ", (f"({KIND_NAMES[kind]})", "dim")))
+        self.say("  " + visible(prompt_text(descriptor)))
         tool, args = _tool_and_args(descriptor)
         if tool is not None:
-            self.console.print(f"  tool {tool} {_compact(args)}", markup=False, highlight=False)
+            self.say(f"  tool {visible(tool)} {_compact(args)}")
         metadata = descriptor.get("metadata")
         if isinstance(metadata, dict) and PAYLOAD_KEY in metadata:
-            self.console.print(
-                f"  payload {_compact(metadata[PAYLOAD_KEY])}", markup=False, highlight=False
-            )
+            self.say(f"  payload {_compact(metadata[PAYLOAD_KEY])}")
         expires = descriptor.get("expiresAt")
         if isinstance(expires, str):
-            self.console.print(f"  expires {expires}", markup=False, highlight=False)
+            self.say(f"  expires {visible(expires)}")
 
     def answer(self, descriptor: Mapping[str, Any]) -> AnswerSpec:
         """Show the item and ask until there is a well-formed answer."""
@@ -139,7 +147,7 @@ class Prompter:
             for key, label in choices.items():
                 if reply and label.startswith(reply):
                     return key
-            self.console.print(f"  please type one of {keys}", highlight=False)
+            self.say(f"  please type one of {keys}")
 
     def value(self, schema: Any, label: str, *, defaults: Any = None) -> Any:
         """A value for a schema: an object field by field, a scalar by type, else JSON."""
@@ -176,18 +184,18 @@ class Prompter:
                 hint = str(kind)
             else:
                 hint = "JSON"
-            reply = self.ask(f"  {label} ({hint}{optional}{shown_default}): ").strip()
+            reply = self.ask(f"  {visible(label)} ({hint}{optional}{shown_default}): ").strip()
             if not reply:
                 if default is not None:
                     return True, default
                 if not required:
                     return False, None
-                self.console.print("  a value is required", highlight=False)
+                self.say("  a value is required")
                 continue
             parsed, ok = _parse(reply, kind, enum)
             if ok:
                 return True, parsed
-            self.console.print(f"  not a valid {hint} value", highlight=False)
+            self.say(f"  not a valid {hint} value")
 
 
 def _parse(reply: str, kind: Any, enum: Any) -> tuple[Any, bool]:

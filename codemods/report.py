@@ -69,7 +69,9 @@ def unified_diff(result: FileResult, cwd: str | None = None) -> bytes:
     """
     if result.original is None or result.updated is None:
         return b""
-    path = display_path(result.path, cwd or repository_root()).encode("utf-8").decode("latin-1")
+    # The name's own bytes (`os.fsencode`): one that is not UTF-8 sits in `str` as lone
+    # surrogates, and the patch must name the file git finds on disk.
+    path = os.fsencode(display_path(result.path, cwd or repository_root())).decode("latin-1")
     old = GIT_LINE.findall(result.original.decode("latin-1"))
     new = GIT_LINE.findall(result.updated.decode("latin-1"))
     out = [f"diff --git a/{path} b/{path}\n"]
@@ -119,7 +121,8 @@ def github_annotations(results: Iterable[FileResult], cwd: str | None = None) ->
     out = []
     root = cwd or repository_root()
     for result in results:
-        path = display_path(result.path, root)
+        # A property value: a `,` or `:` in a directory name would otherwise end it.
+        path = _escape(display_path(result.path, root), True)
         if result.status is FileStatus.FAILED:
             where = f"file={path}"
             if result.error_line is not None:
@@ -149,8 +152,9 @@ def sarif(results: Sequence[FileResult], version: str, cwd: str | None = None) -
     notifications: list[dict[str, Any]] = []
     root = cwd or repository_root()
     for result in results:
-        # A URI reference: spaces, `#`, `%` and non-ASCII characters are percent-encoded.
-        uri = quote(display_path(result.path, root), safe="/")
+        # A URI reference: spaces, `#`, `%` and non-ASCII characters are percent-encoded,
+        # from the name's own bytes (a name that is not UTF-8 cannot be encoded as UTF-8).
+        uri = quote(os.fsencode(display_path(result.path, root)), safe="/")
         location = {"artifactLocation": {"uri": uri}}
         if result.status is FileStatus.FAILED:
             physical: dict[str, Any] = dict(location)

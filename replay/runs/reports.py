@@ -9,6 +9,7 @@ count inside the embedded response body).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -98,6 +99,14 @@ def _artifact(source: str) -> tuple[str, bool]:
     return source, True
 
 
+def _uri_reference(path: str) -> str:
+    """`path` as a URI reference: every byte but letters, digits, `-._~` and `/`
+    percent-encoded. The bytes are the file name's own (`os.fsencode`), so a name that is
+    not UTF-8 (argv holds it as lone surrogates) still names its file; a `:` is encoded
+    too, since in a first segment (`run:1.sse`) it would read as a URI scheme."""
+    return quote(os.fsencode(path), safe="/")
+
+
 def har_entry_lines(text: str) -> list[int]:
     """The 1-based line on which each element of a HAR's `log.entries` starts.
 
@@ -172,8 +181,7 @@ def sarif_report(
         location = problem.location
         if location is not None:
             uri, has_lines = _artifact(location.source)
-            # A URI reference: spaces, `#`, `%` and non-ASCII characters percent-encoded.
-            physical: dict[str, Any] = {"artifactLocation": {"uri": quote(uri, safe="/:")}}
+            physical: dict[str, Any] = {"artifactLocation": {"uri": _uri_reference(uri)}}
             if has_lines and location.line:
                 physical["region"] = {
                     "startLine": location.line,

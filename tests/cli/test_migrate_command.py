@@ -142,6 +142,55 @@ def test_github_annotations(sample: Path) -> None:
     )
 
 
+def annotation_properties(line: str) -> dict[str, str]:
+    """The properties of one workflow command, split and unescaped the way the
+    Actions runner reads them (`,` between properties, the first `=` in each)."""
+    properties = line.removeprefix("::").split("::", 1)[0].split(" ", 1)[1]
+    unescape = {"%3A": ":", "%2C": ",", "%0D": "\r", "%0A": "\n", "%25": "%"}
+    values = {}
+    for item in properties.split(","):
+        key, value = item.split("=", 1)
+        for code, char in unescape.items():
+            value = value.replace(code, char)
+        values[key] = value
+    return values
+
+
+def test_github_annotation_file_with_comma_and_colon(sample: Path) -> None:
+    odd = sample.parent / "a,b:c"
+    sample.rename(odd)
+    result = migrate("--format", "github", "a,b:c/approval_desk/recovery.py")
+    assert result.exit_code == 0
+    first = annotation_properties(result.stdout.splitlines()[0])
+    assert first["file"] == "a,b:c/approval_desk/recovery.py"
+    assert (first["line"], first["col"]) == ("11", "19")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_file_name_that_is_not_utf8_gets_a_patch_and_a_sarif_uri(sample: Path) -> None:
+    # b"\xffr.py" on disk; Python holds the name as a lone surrogate, which UTF-8 cannot
+    # encode: the diff and the SARIF log used to die with a traceback.
+    subprocess.run(["git", "init", "-q"], cwd=sample.parent, check=True)
+    odd = sample.parent / "\udcffr.py"
+    shutil.copy(sample / "approval_desk" / "recovery.py", odd)
+    before = odd.read_bytes()
+    diff = migrate("--format", "diff", odd.name)
+    assert diff.exit_code == 0, diff.output
+    assert diff.stdout_bytes.startswith(b"diff --git a/\xffr.py b/\xffr.py\n")
+    (sample.parent / "p.diff").write_bytes(diff.stdout_bytes)
+    subprocess.run(["git", "apply", "p.diff"], cwd=sample.parent, check=True)
+    assert odd.read_bytes() != before
+    odd.write_bytes(before)
+    log = migrate("--format", "sarif", odd.name)
+    assert log.exit_code == 0, log.output
+    [uri] = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for result in json.loads(log.stdout)["runs"][0]["results"]
+        for location in result["locations"]
+    }
+    assert uri == "%FFr.py"
+
+
 def test_select_ignore_and_false_as(sample: Path) -> None:
     only = migrate("--select", "AG002", "--format", "json", "migrate/approval_desk")
     rules = {json.loads(line).get("rule") for line in only.stdout.splitlines()}

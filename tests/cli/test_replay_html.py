@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -97,3 +98,26 @@ def test_html_refuses_serve_and_pace(tmp_path: Path) -> None:
         assert result.stderr.count("\n") == 1
         assert "--html" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_lone_surrogates_show_as_the_replacement_character(tmp_path: Path) -> None:
+    # JSON's "\ud800" escapes decode to lone surrogates, which UTF-8 cannot encode; a file
+    # name that is not UTF-8 reaches argv as them too. The page used to die mid-write.
+    ids = {"threadId": "t\ud800", "runId": "r\udfff"}
+    events = [
+        {"type": "RUN_STARTED", **ids},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m\ud800", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m\ud800", "delta": "x\udc00"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "m\ud800"},
+        {"type": "RUN_FINISHED", **ids},
+    ]
+    recording = tmp_path / "run-\udcff.sse"  # the bytes b"run-\xff.sse" on disk
+    recording.write_text("".join(f"data: {json.dumps(event)}\n\n" for event in events))
+    out = tmp_path / "report.html"
+    result = invoke("--html", str(out), str(recording))
+    assert result.exit_code == 0, result.output
+    assert result.stderr.endswith("(1 run, 0 paused, 0 unanswered interrupts)\n")
+    page = out.read_text(encoding="utf-8")
+    assert "run <code>r\ufffd</code>" in page
+    assert "<code>t\ufffd</code>" in page
+    assert "run-\ufffd.sse" in page

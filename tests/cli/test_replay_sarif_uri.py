@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 import pytest
 from typer.testing import CliRunner
@@ -27,3 +29,28 @@ def test_sarif_uris_are_percent_encoded(tmp_path: Path, monkeypatch: pytest.Monk
         for location in entry["locations"]
     }
     assert uris == {"my%20dir%20%231/br%C3%B8ken.sse"}
+
+
+@pytest.mark.parametrize(
+    ("name", "uri"),
+    [
+        ("run:1.sse", "run%3A1.sse"),  # left as is, `run:` would read as a URI scheme
+        ("\udcff x.sse", "%FF%20x.sse"),  # the bytes b"\xff x.sse": not UTF-8
+    ],
+    ids=["colon", "not-utf-8"],
+)
+def test_sarif_uris_name_the_file_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, uri: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(BROKEN, tmp_path / name)
+    result = CliRunner().invoke(app, ["replay", "--format", "sarif", name])
+    assert result.exit_code == 1, result.output
+    log = json.loads(result.stdout)
+    uris = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for entry in log["runs"][0]["results"]
+        for location in entry["locations"]
+    }
+    assert uris == {uri}
+    assert Path(os.fsdecode(unquote_to_bytes(uri))).read_bytes() == BROKEN.read_bytes()

@@ -173,6 +173,27 @@ def test_injected_markup_renders_as_text(see: Any, tmp_path: Path) -> None:
     assert any("<img src=x onerror=" in f["message"] for f in page["findings"])
 
 
+def test_lone_surrogates_show_as_replacement_characters(see: Any, tmp_path: Path) -> None:
+    # JSON "\ud800" escapes decode to lone surrogates; the page used to die writing them.
+    ids = {"threadId": "t", "runId": "r\udfff"}
+    interrupt = {"id": "i\ud800", "reason": "confirm", "message": "ok?\udc00"}
+    events = [
+        {"type": "RUN_STARTED", **ids},
+        {
+            "type": "RUN_FINISHED",
+            **ids,
+            "outcome": {"type": "interrupt", "interrupts": [interrupt]},
+        },
+    ]
+    recording = tmp_path / "surrogates.sse"
+    recording.write_text("".join(f"data: {json.dumps(event)}\n\n" for event in events))
+    page = see("surrogates", str(recording))["view"]
+    (item,) = page["interrupts"]
+    assert item["id"] == "i\ufffd"
+    assert "ok?\ufffd" in item["text"]
+    assert item["status"] == "unanswered"
+
+
 def test_a_10_mb_recording_stays_responsive(
     interop_node: NodeTools, native_project: Path, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from collections.abc import Sequence
 from functools import cache
 from html import escape
@@ -47,8 +48,14 @@ RESUME_NOTES = {
 }
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: JSON's `"\\ud800"` decodes to one, and a file name that is not
+UTF-8 reaches `sys.argv` as them. UTF-8 cannot encode it, so the page shows U+FFFD, as a
+browser does for a lone surrogate in a string."""
+
+
 def _e(value: object) -> str:
-    return escape(str(value), quote=True)
+    return LONE_SURROGATE.sub("\ufffd", escape(str(value), quote=True))
 
 
 @cache
