@@ -10,10 +10,22 @@ CONTROL_ESCAPES = {
     code: f"\\x{code:02x}"
     for code in (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0))
     if code != 0x0A  # line breaks are laid out by the caller
-} | {code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+} | {
+    code: f"\\u{code:04x}"
+    for code in (
+        *range(0x202A, 0x202F),  # bidi embeddings and overrides
+        *range(0x2066, 0x206A),  # bidi isolates
+        0x200E,  # left-to-right mark
+        0x200F,  # right-to-left mark
+        0x061C,  # Arabic letter mark
+        0x2028,  # line separator
+        0x2029,  # paragraph separator
+    )
+}
 """Characters that would act on the terminal rather than show (ESC starts a sequence that
-can clear the screen, set the title or the clipboard; C1 controls; bidi overrides that
-reorder what is shown), written as visible escapes, the way findings show them."""
+can clear the screen, set the title or the clipboard; C1 controls; bidi overrides and
+marks that reorder what is shown; separators some terminals break lines at), written as
+visible escapes, the way findings show them."""
 
 
 def visible(text: str) -> str:

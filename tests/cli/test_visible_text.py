@@ -21,3 +21,8 @@ def test_every_control_character_is_caught() -> None:
     for code, escape in CONTROL_ESCAPES.items():
         assert visible(f"a{chr(code)}b") == f"a{escape}b"
     assert visible("plain\ntext é ✓") == "plain\ntext é ✓"
+
+
+def test_bidi_marks_and_unicode_line_breaks_are_shown_not_obeyed() -> None:
+    text = "tool\u200fname\u200e\u061c x\u2028y\u2029z"
+    assert visible(text) == "tool\\u200fname\\u200e\\u061c x\\u2028y\\u2029z"
