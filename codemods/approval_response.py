@@ -58,6 +58,9 @@ class ApprovalResponseCommand(RuleCommand):
         # The module, then each enclosing function: where a new local name would live.
         self._scopes: list[cst.Module | cst.FunctionDef] = []
         self._taken: dict[int, frozenset[str]] = {}
+        self._binds_next: dict[int, bool] = {}
+        """Per scope (by identity): whether it binds `next` (each scope walked once,
+        not once per site: the module is one of every site's scopes)."""
         # Class bodies between the innermost function (or the module) and the site.
         self._class_depth: list[int] = [0]
         # `x.add_tool_approval_response` nodes that are called or assigned to, not passed on.
@@ -85,6 +88,12 @@ class ApprovalResponseCommand(RuleCommand):
         self._scopes.pop()
         self._class_depth.pop()
         return updated_node
+
+    def _shadows_next(self, scope: cst.CSTNode) -> bool:
+        found = self._binds_next.get(id(scope))
+        if found is None:
+            found = self._binds_next[id(scope)] = binds(scope, "next")
+        return found
 
     def _fresh(self, base: str) -> str:
         # Fresh against every name written anywhere in the enclosing function (its
@@ -158,7 +167,9 @@ class ApprovalResponseCommand(RuleCommand):
             self.todo(call, IN_CLASS_BODY, at=original_node)
             return updated_node
         imported = self.outline.imported or frozenset()  # a region's file imports
-        if "next" in imported or any(binds(scope, "next") for scope in self._scopes):
+        # (a scope can only bind `next` if the code spells it: most files never do)
+        spelled = "next" in self.outline.text
+        if "next" in imported or (spelled and any(map(self._shadows_next, self._scopes))):
             # `next = page.get("next")`: the lookup would call the page cursor.
             self.todo(call, NEXT_SHADOWED, at=original_node)
             return updated_node
