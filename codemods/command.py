@@ -330,7 +330,7 @@ class _BindingFinder(cst.CSTVisitor):
 
     def _target(self, target: cst.CSTNode | None) -> None:
         if target is not None and not self.found:
-            self.found = self.name in _target_names(target)
+            self.found = self.name in target_names(target)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._target(node.target)
@@ -367,14 +367,14 @@ class _BindingFinder(cst.CSTVisitor):
         self._target(node.name)
 
 
-def _target_names(target: cst.CSTNode) -> set[str]:
+def target_names(target: cst.CSTNode) -> set[str]:
     """The plain names a binding target binds (`a`, `a, (b, *c)`; not `x.a` or `x[a]`)."""
     if isinstance(target, cst.Name):
         return {target.value}
     if isinstance(target, cst.Tuple | cst.List):
-        return {name for element in target.elements for name in _target_names(element.value)}
+        return {name for element in target.elements for name in target_names(element.value)}
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return target_names(target.value)
     return set()
 
 

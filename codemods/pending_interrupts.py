@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import RuleCommand, getattr_key
+from codemods.command import RuleCommand, getattr_key, target_names
 from codemods.outline import Outline
 from codemods.settings import Settings
 
@@ -225,13 +225,7 @@ class _Bindings(cst.CSTVisitor):
         self.other.update(item.name.value for item in node.names)
 
     def _bind_all(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self.other.add(target.value)
-        elif isinstance(target, cst.Tuple | cst.List):
-            for element in target.elements:
-                self._bind_all(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind_all(target.value)
+        self.other.update(target_names(target))
 
 
 def _last_name(code: str) -> str:
