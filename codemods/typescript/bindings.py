@@ -15,6 +15,7 @@ those lookups live here too, since they answer the same question.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import tree_sitter
@@ -235,19 +236,24 @@ def values_of(value: tree_sitter.Node | None) -> list[tree_sitter.Node]:
 def property_types(document: Document, prop: str) -> list[tree_sitter.Node]:
     """The declared types of every property named `prop` in the file's interfaces and
     object types (`{ chat: Chat }`, `interface Props { chat: Chat }`)."""
-    found = []
-    for node in document.occurrences(prop):
+    return list(_declared(document, prop, "property_identifier", "property_signature", "type"))
+
+
+def _declared(
+    document: Document, name: str, kind: str, declaration: str, field: str
+) -> Iterator[tree_sitter.Node]:
+    """The `field` of every `declaration` node that `name` (a `kind` node) names."""
+    for node in document.occurrences(name):
         parent = node.parent
         if (
-            node.type == "property_identifier"
+            node.type == kind
             and parent is not None
-            and parent.type == "property_signature"
+            and parent.type == declaration
             and parent.child_by_field_name("name") == node
         ):
-            annotation = parent.child_by_field_name("type")
-            if annotation is not None:
-                found.append(annotation)
-    return found
+            found = parent.child_by_field_name(field)
+            if found is not None:
+                yield found
 
 
 def hook_typed(document: Document, annotation: tree_sitter.Node, depth: int = 0) -> bool:
@@ -258,19 +264,13 @@ def hook_typed(document: Document, annotation: tree_sitter.Node, depth: int = 0)
         return True
     if depth > 3:
         return False
-    for alias in re.findall(r"[A-Za-z_$][\w$]*", text):
-        for node in document.occurrences(alias):
-            parent = node.parent
-            if (
-                node.type == "type_identifier"
-                and parent is not None
-                and parent.type == "type_alias_declaration"
-                and parent.child_by_field_name("name") == node
-            ):
-                value = parent.child_by_field_name("value")
-                if value is not None and hook_typed(document, value, depth + 1):
-                    return True
-    return False
+    return any(
+        hook_typed(document, value, depth + 1)
+        for alias in re.findall(r"[A-Za-z_$][\w$]*", text)
+        for value in _declared(
+            document, alias, "type_identifier", "type_alias_declaration", "value"
+        )
+    )
 
 
 def own_object(document: Document, receiver: tree_sitter.Node) -> bool:
