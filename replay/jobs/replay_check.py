@@ -52,7 +52,8 @@ class CheckView(Protocol):
         (views that are not `per_event`)."""
 
     def run(self, run: RunTranscript) -> None:
-        """A finished run, before its findings."""
+        """A finished run, before its findings (`per_event` views only: otherwise runs
+        go to the checker alone, folded without their texts)."""
 
     def problem(self, problem: Problem) -> None:
         """A finding."""
@@ -100,7 +101,10 @@ def check_recordings(
     )
     translate = _translator(tools) if native else None
     normalizer = Normalizer() if normalize else None
-    builder = TranscriptBuilder()
+    # Nothing to show, pace or rewrite per event: items may come folded, and runs go to
+    # the checker alone, which reads no message or tool-call text.
+    folded = normalizer is None and not view.per_event
+    builder = TranscriptBuilder(texts=not folded)
     checker = Checker(now=now)
     counts: Counter[Severity] = Counter()
     failed = False
@@ -126,8 +130,6 @@ def check_recordings(
         view.event(item)
         if produced:
             emit(x for x in produced if not isinstance(x, RunTranscript))
-
-    folded = normalizer is None and not view.per_event
 
     class LinesAndFindings:
         """The check loop's sink when nothing is shown or paced per event."""

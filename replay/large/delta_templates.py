@@ -15,8 +15,8 @@ from `replay.wire.event_schema_table` (ag_ui.core's core schema, as generated fr
 never written here, so learning templates imports neither ag_ui nor pydantic.
 
 One regular expression then matches a whole stretch of one stream — its start event or
-a delta, more deltas, maybe its end event; a back-reference ties their ids — and one
-`findall` collects the deltas. A frame that
+a delta, more deltas, maybe its end event; a back-reference ties their ids — and its
+deltas are collected only when someone reads them (`replay.wire.delta_run`). A frame that
 matches no template is simply parsed and validated the ordinary way, and may become the
 exemplar of a new template: templates only save work, they never change a result.
 """
@@ -68,7 +68,6 @@ what it stops at (a plain run stops at a quote or a backslash, a stretch's delta
 frame of another type), so giving characters back could never lead to a match, and the
 engine keeps no state to give them back (a fifth of the matching time)."""
 INTEGER: Final = rb"(?:0|-?[1-9][0-9]{0,14}+)"
-_DELTA: Final = re.compile(rb'"delta":"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
 _FREE_STR: Final = "str"
 _FREE_INT: Final = "int"
 
@@ -111,7 +110,9 @@ class DeltaTemplates:
 
     def match(self, piece: bytes, at: int) -> Stretch | None:
         """The stretch of one stream starting at byte `at` of `piece` (one-line `data:`
-        frames); None when the frame there starts no stretch."""
+        frames); None when the frame there starts no stretch. Its deltas are not read
+        (`replay.wire.delta_run.stretch_deltas` reads them from `piece[at:end]`): a
+        checker never needs them."""
         pattern = self._pattern
         if pattern is None or not piece.startswith(self._heads, at):
             return None  # (the cheap test: what every alternative starts with, literally)
@@ -120,18 +121,14 @@ class DeltaTemplates:
             return None
         kind, opened, id_group, end_group = self._groups[match.lastgroup]
         end = match.end()
-        parts = _DELTA.findall(piece, at, end)  # one per delta frame, none elsewhere
-        closed = match.start(end_group) >= 0
-        count = len(parts) + opened + closed
-        stream_id, deltas = match.group(id_group), b"".join(parts)
+        stream_id = match.group(id_group)
         return (
             end,
-            count,
+            piece.count(b"\n", at, end) >> 1,  # a frame: a text with no LF, and two LFs
             kind,
             stream_id.decode() if b"\\" not in stream_id else _decoded(stream_id),
-            deltas.decode() if b"\\" not in deltas else _decoded(deltas),
             opened,
-            closed,
+            match.start(end_group) >= 0,
         )
 
     def learn(self, data: dict[str, Any], text: bytes) -> None:
@@ -185,9 +182,9 @@ class DeltaTemplates:
             }
 
 
-Stretch = tuple[int, int, str, str, str, bool, bool]
-"""(end byte, frame count, delta kind, stream id, joined deltas, opens with the start
-event, closes with the end event)."""
+Stretch = tuple[int, int, str, str, bool, bool]
+"""(end byte, frame count, delta kind, stream id, opens with the start event, closes
+with the end event)."""
 
 
 def _decoded(raw: bytes) -> str:

@@ -58,9 +58,11 @@ _parse = partial(from_json, cache_strings="keys", allow_inf_nan=False)
 (the frame is then decoded alone, which reports it: JavaScript's `JSON.parse` throws)."""
 
 
-Run = tuple[int, int, str, str, str, bool, bool]
+Run = tuple[int, int, str, str, str | None, bool, bool]
 """A stretch of one stream: (first frame, frame count, delta kind, stream id, joined
-deltas, opens with the start event, closes with the end event)."""
+deltas or None when not read (a template's stretch: `replay.wire.delta_run.DeltaRun`
+reads them from the frames if asked), opens with the start event, closes with the end
+event)."""
 Known = tuple["array[int]", "array[int]"]
 """Frame numbers, ascending, and the byte offset in the piece where each starts; the
 last entry is the frame count and the piece's length."""
@@ -312,8 +314,8 @@ def _outside_stretches(
         starts.append(start)
         found = match(piece, start) if startswith(heads, start) else None
         if found is not None:
-            end, frames, kind, stream_id, delta, opened, closed = found
-            runs.append((at, frames, kind, stream_id, delta, opened, closed))
+            end, frames, kind, stream_id, opened, closed = found
+            runs.append((at, frames, kind, stream_id, None, opened, closed))
             at += frames
         else:
             if not startswith(b"data: ", start):

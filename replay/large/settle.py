@@ -159,7 +159,7 @@ def settle(
     """Run the check loop over the piece at byte `offset`; None when nothing settles."""
     if not summary.compact or summary.irregular:
         return None
-    builder = TranscriptBuilder()
+    builder = TranscriptBuilder(texts=False)  # the checker reads ids only
     builder.begin_exchange(Exchange(source, ()))
     index = _NotingIndex()
     counter = _Counter()

@@ -27,6 +27,7 @@ from pydantic_core import from_json
 from replay.large.delta_templates import DELTA_ID_KEYS, FAMILIES, MAX_TRIES, DeltaTemplates
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator
+from replay.wire.delta_run import stretch_deltas
 from replay.wire.events import validated
 from replay.wire.problems import Location
 from replay.wire.stream_position import Position
@@ -98,14 +99,14 @@ def verbatim_chunks(
                 learning = not templates.complete
             at, frame = end, frame + 1
             continue
-        end, count, kind, stream_id, deltas, opened, closed = found
+        end, count, kind, stream_id, opened, closed = found
         if plain_from < at:
             yield piece[plain_from:at]  # read and fed before this generator goes on
         if translator.holding:
             plain_from = at  # the stretch goes with the bytes after it, the ordinary way
         else:
             translator.pass_through(
-                _said(piece, at, kind, stream_id, deltas, opened, count - opened - closed),
+                _said(piece, at, end, kind, stream_id, opened, count - opened - closed),
                 _last_location(source, piece, start, at, end, frame, count),
             )
             yield Verbatim(piece[at:end], count)
@@ -116,14 +117,15 @@ def verbatim_chunks(
 
 
 def _said(
-    piece: bytes, at: int, kind: str, stream_id: str, deltas: str, opened: bool, count: int
+    piece: bytes, at: int, end: int, kind: str, stream_id: str, opened: bool, count: int
 ) -> list[dict[str, Any]]:
-    """What a stretch says, as `track` reads it: its start event, then its `count` deltas
-    joined (its end event says nothing `track` keeps)."""
+    """What the stretch `piece[at:end]` says, as `track` reads it: its start event, then
+    its `count` deltas joined (its end event says nothing `track` keeps)."""
     said: list[dict[str, Any]] = []
     if opened:
         said.append(from_json(piece[at + 6 : piece.index(b"\n", at)]))
     if count:
+        deltas = stretch_deltas(piece, at, end)
         said.append({"type": kind, DELTA_ID_KEYS[kind]: stream_id, "delta": deltas})
     return said
 

@@ -81,12 +81,15 @@ class RunStreams:
     assembled messages and tool calls are.
     """
 
-    __slots__ = ("_calls", "_messages", "_open")
+    __slots__ = ("_calls", "_messages", "_open", "_texts")
 
-    def __init__(self, messages: dict[str, Stream], tool_calls: dict[str, Stream]) -> None:
+    def __init__(
+        self, messages: dict[str, Stream], tool_calls: dict[str, Stream], texts: bool = True
+    ) -> None:
         self._open: tuple[dict[str, Stream], dict[str, Stream]] | None = (messages, tool_calls)
         self._messages: tuple[TextMessage, ...] = ()
         self._calls: tuple[ToolCall, ...] = ()
+        self._texts = texts
 
     @property
     def messages(self) -> tuple[TextMessage, ...]:
@@ -108,6 +111,11 @@ class RunStreams:
     def _assemble(self) -> None:
         if self._open is None:
             return
+        if not self._texts:
+            raise RuntimeError(
+                "this run was folded without its texts (TranscriptBuilder(texts=False)):"
+                " only its tool calls' ids can be read"
+            )
         messages, calls = self._open
         self._messages = tuple(
             TextMessage(message_id, identity(TEXT, m)[0], "".join(m.parts), m.location, m.ended)
@@ -116,7 +124,9 @@ class RunStreams:
         self._calls = tuple(ToolCall(call_id, *_call_parts(c)) for call_id, c in calls.items())
         self._open = None
 
-    def _key(self) -> tuple[tuple[TextMessage, ...], tuple[ToolCall, ...]]:
+    def _key(self) -> tuple[Any, ...]:
+        if not self._texts and self._open is not None:  # only the ids are known
+            return tuple(self._open[0]), tuple(self._open[1])
         return self.messages, self.tool_calls
 
     def __eq__(self, other: object) -> bool:
@@ -128,6 +138,9 @@ class RunStreams:
         return hash(self._key())
 
     def __repr__(self) -> str:
+        if not self._texts and self._open is not None:
+            messages, calls = self._key()
+            return f"RunStreams(without texts: message_ids={messages!r}, tool_call_ids={calls!r})"
         return f"RunStreams(messages={self.messages!r}, tool_calls={self.tool_calls!r})"
 
 
@@ -224,9 +237,15 @@ class _OpenRun:
 
 
 class TranscriptBuilder:
-    """Feed exchanges' events in order; collect finished runs and lifecycle findings."""
+    """Feed exchanges' events in order; collect finished runs and lifecycle findings.
 
-    def __init__(self) -> None:
+    `texts=False` folds without keeping what the deltas say, for a consumer that reads
+    only ids (the run checker): a stretch's deltas (`DeltaRun.delta`) are then never
+    read, and its runs' messages and tool calls cannot be assembled.
+    """
+
+    def __init__(self, *, texts: bool = True) -> None:
+        self._texts = texts
         self._run: _OpenRun | None = None
         self._held: _OpenRun | None = None
         self._count = 0
@@ -270,7 +289,7 @@ class TranscriptBuilder:
                 self._last_location = item.location
                 run.event_count += 1
                 delta = data.get("delta")
-                if isinstance(delta, str):
+                if isinstance(delta, str) and self._texts:
                     entry.parts.append(delta)
                 return []
         self._last_location = item.location
@@ -341,7 +360,7 @@ class TranscriptBuilder:
             return False
         self._last_location = deltas.last
         run.event_count += deltas.count
-        if deltas.deltas:
+        if deltas.deltas and self._texts:
             entry.parts.append(deltas.delta)
         if deltas.closed:
             entry.ended = True
@@ -382,7 +401,7 @@ class TranscriptBuilder:
         if held is None:
             return []
         self._held = None
-        transcript = _freeze(held, self._count)
+        transcript = _freeze(held, self._count, self._texts)
         self._count += 1
         return [transcript]
 
@@ -474,7 +493,7 @@ class TranscriptBuilder:
         if run is None:
             return []
         self._run = None
-        transcript = _freeze(run, self._count)
+        transcript = _freeze(run, self._count, self._texts)
         self._count += 1
         out: list[RunTranscript | Problem] = []
         if run.terminal is None:
@@ -507,7 +526,7 @@ def _outcome(terminal: RecordedEvent | None) -> tuple[Outcome, tuple[dict[str, A
     return Outcome.SUCCESS, ()
 
 
-def _freeze(run: _OpenRun, index: int) -> RunTranscript:
+def _freeze(run: _OpenRun, index: int, texts: bool) -> RunTranscript:
     outcome, interrupts = _outcome(run.terminal)
     return RunTranscript(
         source=run.source,
@@ -522,7 +541,7 @@ def _freeze(run: _OpenRun, index: int) -> RunTranscript:
         outcome=outcome,
         interrupts=interrupts,
         request=run.request,
-        streams=RunStreams(run.messages, run.tool_calls),
+        streams=RunStreams(run.messages, run.tool_calls, texts),
         snapshot=run.snapshot,
         state=run.state,
         legacy_events=tuple(run.legacy),

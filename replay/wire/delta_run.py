@@ -7,14 +7,35 @@ stretch is a shape of the event stream, whoever found it (today the large-file r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from replay.wire.events import CHECKED_COMPACT, RecordedEvent, recorded_event
 from replay.wire.problems import Location
 
 FRAME_OVERHEAD = len(b"data: \n\n")
 """What a one-line `data:` frame adds to its event's text."""
+_DELTA: Final = re.compile(rb'"delta":"([^"\\]*+(?:\\.[^"\\]*+)*+)"')
+
+
+def stretch_deltas(texts: bytes, start: int = 0, end: int | None = None) -> str:
+    """The deltas of a stretch's events, joined, read from their compact JSON texts
+    (`texts[start:end]`, as frames or as output lines: the texts are what count).
+
+    Compact JSON writes a key only as `"key":`, and a quote inside a string only as
+    `\\"`, so `"delta":"` is found once in each delta event and nowhere in its start or
+    end event (their templates hold no `delta` key: `replay.large.delta_templates`).
+    """
+    parts = _DELTA.findall(texts, start, len(texts) if end is None else end)
+    joined = b"".join(parts)
+    if b"\\" not in joined:
+        return joined.decode()
+    from pydantic_core import from_json  # stretches come from pieces, which load it
+
+    value = from_json(b'"' + joined + b'"')
+    assert isinstance(value, str)
+    return value
 
 
 class FrameTexts(Protocol):
@@ -41,8 +62,9 @@ class DeltaRun:
     kind: str
     """The family's delta type: `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`."""
     stream_id: str
-    delta: str
-    """The events' deltas, joined."""
+    joined: str | None
+    """The events' deltas, joined; None when they were not collected (`delta` reads
+    them from the frames when asked: a checker never asks)."""
     count: int
     frames: FrameTexts
     """The frames the events are read from; `first` is the first one's frame there."""
@@ -59,6 +81,12 @@ class DeltaRun:
         """The events' texts (compact JSON, UTF-8), each followed by a LF: their
         `--json` output."""
         return self.frames.lines(self.first, self.first + self.count)
+
+    @property
+    def delta(self) -> str:
+        """The events' deltas, joined (read from the frames when not given)."""
+        joined = self.joined
+        return stretch_deltas(self.lines) if joined is None else joined
 
     @property
     def deltas(self) -> int:
@@ -93,7 +121,7 @@ _new = object.__new__
 (
     _set_kind,
     _set_stream_id,
-    _set_delta,
+    _set_joined,
     _set_count,
     _set_frames,
     _set_first,
@@ -107,7 +135,7 @@ _new = object.__new__
 def delta_run(
     kind: str,
     stream_id: str,
-    delta: str,
+    joined: str | None,
     count: int,
     frames: FrameTexts,
     first: int,
@@ -122,7 +150,7 @@ def delta_run(
     run = _new(DeltaRun)
     _set_kind(run, kind)
     _set_stream_id(run, stream_id)
-    _set_delta(run, delta)
+    _set_joined(run, joined)
     _set_count(run, count)
     _set_frames(run, frames)
     _set_first(run, first)

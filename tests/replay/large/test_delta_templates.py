@@ -18,7 +18,9 @@ from pydantic import ValidationError
 from pydantic_core import from_json, to_json
 
 import replay.large.delta_templates as delta_templates
+import replay.wire.delta_run as delta_run
 from replay.large.delta_templates import DeltaTemplates
+from replay.wire.delta_run import stretch_deltas
 from replay.wire.event_models import EVENT_ADAPTER
 
 CONTENT = {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m-1", "delta": "hi", "timestamp": 17}
@@ -27,6 +29,16 @@ ARGS = {"type": "TOOL_CALL_ARGS", "toolCallId": "c-1", "delta": '{"a":', "timest
 
 def _frame(event: dict[str, Any]) -> bytes:
     return b"data: " + to_json(event) + b"\n\n"
+
+
+def _match(templates: DeltaTemplates, piece: bytes, at: int) -> Any:
+    """`templates.match`, with the stretch's deltas read as a checker never does:
+    (end, count, kind, stream id, joined deltas, opened, closed)."""
+    found = templates.match(piece, at)
+    if found is None:
+        return None
+    end, count, kind, stream_id, opened, closed = found
+    return end, count, kind, stream_id, stretch_deltas(piece, at, end), opened, closed
 
 
 def _learned(*exemplars: dict[str, Any]) -> DeltaTemplates:
@@ -46,16 +58,16 @@ def test_a_stretch_of_one_stream_is_matched_whole() -> None:
         {**ARGS, "delta": "1}"},
     ]
     piece = b"".join(_frame(event) for event in events)
-    found = templates.match(piece, 0)
+    found = _match(templates, piece, 0)
     assert found is not None
     end, count, kind, stream, delta, opened, closed = found
     assert (count, kind, stream, opened, closed) == (3, "TEXT_MESSAGE_CONTENT", "m-1", False, False)
     assert delta == 'hello "world"\n\\ é \u2028'
     assert piece[:end] == b"".join(_frame(event) for event in events[:3])
-    second = templates.match(piece, end)
+    second = _match(templates, piece, end)
     assert second is not None
     assert second[1:] == (1, "TEXT_MESSAGE_CONTENT", "m-2", "other", False, False)
-    third = templates.match(piece, second[0])
+    third = _match(templates, piece, second[0])
     assert third is not None
     assert third[1:] == (1, "TOOL_CALL_ARGS", "c-1", "1}", False, False)
     assert third[0] == len(piece)
@@ -114,13 +126,13 @@ def test_a_whole_stream_from_start_to_end_is_one_stretch() -> None:
         {**END, "messageId": "m-3"},
     ]
     piece = b"".join(_frame(event) for event in events)
-    first = templates.match(piece, 0)
+    first = _match(templates, piece, 0)
     assert first is not None
     assert first[1:] == (4, "TEXT_MESSAGE_CONTENT", "m-1", "ab", True, True)
-    second = templates.match(piece, first[0])
+    second = _match(templates, piece, first[0])
     assert second is not None
     assert second[1:] == (2, "TEXT_MESSAGE_CONTENT", "m-2", "", True, True)
-    third = templates.match(piece, second[0])
+    third = _match(templates, piece, second[0])
     assert third is not None
     assert third[1:] == (2, "TOOL_CALL_ARGS", "c-1", "{}", True, False)  # the end is another's
     assert templates.match(piece, third[0]) is None  # an end alone starts no stretch
@@ -193,7 +205,7 @@ def test_whatever_a_template_matches_is_valid_compact_and_read_right(
     templates = _learned(CONTENT)
     event = {**CONTENT, "messageId": stream, "delta": delta, "timestamp": timestamp}
     text = _serialised(event, spacing)
-    found = templates.match(b"data: " + text + b"\n\n", 0)
+    found = _match(templates, b"data: " + text + b"\n\n", 0)
     if found is None:
         return
     data = _proven(text)
@@ -213,7 +225,7 @@ def test_whatever_a_start_template_matches_is_valid_and_compact(
     templates = _learned(TOOL_START, TOOL_END)
     event = {**TOOL_START, "toolCallId": stream, "toolCallName": name, "parentMessageId": parent}
     text = _serialised(event, spacing)
-    found = templates.match(b"data: " + text + b"\n\n", 0)
+    found = _match(templates, b"data: " + text + b"\n\n", 0)
     if found is None:
         return
     data = _proven(text)
@@ -329,5 +341,5 @@ def test_possessive_repeats_match_what_backtracking_ones_match(
     ):
         fast, slow = pattern.match(piece, at), plain.match(piece, at)
         assert (fast and (fast.span(), fast.groups())) == (slow and (slow.span(), slow.groups()))
-        found = delta_templates._DELTA
+        found = delta_run._DELTA
         assert found.findall(piece, at) == _backtracking(found.pattern).findall(piece, at)

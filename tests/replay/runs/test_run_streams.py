@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic_core import to_json
@@ -100,7 +101,8 @@ def _items(draw: st.DrawFn) -> list[RecordedEvent | DeltaRun]:
             run = DeltaRun(
                 kind,
                 stream_id,
-                "".join(deltas),
+                # Given, or left for the run to read from its frames (as templates do).
+                "".join(deltas) if draw(st.booleans()) else None,
                 count,
                 frames,
                 first,
@@ -171,13 +173,14 @@ class _Record:
 
 
 @settings(max_examples=100, deadline=None)
-@given(items=_items())
+@given(items=_items(), texts=st.booleans())
 def test_the_check_loop_reports_stretches_as_it_reports_their_events(
-    items: list[RecordedEvent | DeltaRun],
+    items: list[RecordedEvent | DeltaRun], texts: bool
 ) -> None:
+    # Folded without texts (as `agui replay --check` folds), the checks find the same.
     def check(whole: bool) -> list[Any]:
         sink = _Record()
-        loop = CheckLoop(TranscriptBuilder(), Checker(), sink)
+        loop = CheckLoop(TranscriptBuilder(texts=texts or not whole), Checker(), sink)
         loop.report(loop.builder.begin_exchange(Exchange("s", [])))
         for item in items:
             if whole or type(item) is not DeltaRun:
@@ -209,3 +212,22 @@ def test_run_streams_compare_by_what_they_assemble() -> None:
     assert lazy.messages == eager.messages
     assert lazy.messages[0].role == "user"
     assert "role='user'" in repr(lazy)
+
+
+def test_a_run_folded_without_texts_refuses_to_assemble_them() -> None:
+    frames = _Frames()
+    items = [
+        frames.event({"type": "RUN_STARTED", "runId": "r", "threadId": "t"}),
+        frames.event({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"}),
+        frames.event({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{}"}),
+        frames.event({"type": "RUN_FINISHED", "runId": "r", "threadId": "t"}),
+    ]
+    builder = TranscriptBuilder(texts=False)
+    builder.begin_exchange(Exchange("s", []))
+    for item in items:
+        builder.add(item)
+    [run] = [x for x in builder.finish() if isinstance(x, RunTranscript)]
+    assert run.streams.tool_call_ids == ["c"]
+    assert "tool_call_ids=('c',)" in repr(run.streams)
+    with pytest.raises(RuntimeError, match="without its texts"):
+        _ = run.tool_calls
