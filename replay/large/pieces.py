@@ -173,18 +173,31 @@ _HEAD = 512
 """Bytes of a RUN_STARTED frame searched for `parentRunId` (TanStack writes ids first)."""
 
 
-def _run_start_cut(read_at: ReadAt, at: int, span: int) -> int:
-    """The first cut before a parentless RUN_STARTED frame in `[at, at + span)`, or -1."""
+FIRST_LOOK = 1 << 14
+"""Bytes first searched for a run's start (then four times as many, up to the span):
+runs start every few kilobytes, and the cuts are found before the work can be shared."""
+
+
+def _run_start_cut(read_at: ReadAt, at: int, span: int, first_look: int = FIRST_LOOK) -> int:
+    """The first cut before a parentless RUN_STARTED frame in `[at, at + span)`, or -1.
+    Read in growing windows (`first_look` bytes, then four times more): the answer is
+    the one a single window of `span` bytes gives."""
     if span <= 0:
         return -1
-    window = read_at(span + _HEAD, at)
-    found = window.find(_FRESH_RUN, 0, span)
-    while found >= 0:
-        head = window[found + 2 : found + 2 + _HEAD].split(b"\n", 1)[0]
-        if b'"parentRunId"' not in head:
-            return at + found + 2
-        found = window.find(_FRESH_RUN, found + 2, span)
-    return -1
+    start = 0  # (from `at`) no frame starting before this is left to look at
+    reach = min(max(first_look, len(_FRESH_RUN)), span)
+    while True:
+        window = read_at(reach - start + _HEAD, at + start)
+        found = window.find(_FRESH_RUN, 0, reach - start)
+        while found >= 0:
+            head = window[found + 2 : found + 2 + _HEAD].split(b"\n", 1)[0]
+            if b'"parentRunId"' not in head:
+                return at + start + found + 2
+            found = window.find(_FRESH_RUN, found + 2, reach - start)
+        if reach >= span:
+            return -1
+        start = reach - len(_FRESH_RUN) + 1  # a frame may straddle the window's end
+        reach = min(reach * 4, span)
 
 
 def _blank_line_cut(read_at: ReadAt, at: int, size: int) -> int:

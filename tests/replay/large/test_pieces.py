@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import replay.large.piece_reader
+import replay.large.pieces as pieces_module
 import replay.large.read
 import replay.large.work_sharing
 from cli.app import app
@@ -264,6 +265,34 @@ def test_pieces_cover_the_file_and_each_but_the_last_ends_a_blank_line(
     assert all(a < b for a, b in pairwise(bounds)) or data == b""
     for cut in bounds[1:-1]:
         assert data[cut - 2 : cut] == b"\n\n"
+
+
+@given(
+    frames=st.lists(
+        st.sampled_from(
+            [
+                b'data: {"type":"RUN_STARTED","runId":"r"}\n\n',
+                b'data: {"type":"RUN_STARTED","parentRunId":"p","runId":"r"}\n\n',
+                b'data: {"type":"RUN_STARTED","runId":"r","x":"' + b"y" * 600 + b'"}\n\n',
+                b'data: {"type":"RUN_STARTED"\n\n',
+                b'data: {"type":"TEXT_MESSAGE_CONTENT","delta":"ab"}\n\n',
+                b"\n\n",
+                b"x",
+            ]
+        ),
+        max_size=40,
+    ),
+    at=st.integers(min_value=0, max_value=50),
+    span=st.integers(min_value=-1, max_value=2_000),
+    first_look=st.integers(min_value=0, max_value=300),
+)
+def test_a_run_start_is_found_in_growing_windows_as_in_one(
+    frames: list[bytes], at: int, span: int, first_look: int
+) -> None:
+    data = b"".join(frames)
+    read_at = _reader(data)
+    whole = pieces_module._run_start_cut(read_at, at, span, first_look=max(span, 0))
+    assert pieces_module._run_start_cut(read_at, at, span, first_look=first_look) == whole
 
 
 def test_a_blank_line_far_past_the_nominal_cut_is_found() -> None:
