@@ -587,7 +587,6 @@ def apply_summary(
             first, count, kind, stream_id, delta, opened, closed = runs[run_at]
             run_at += 1
             next_run = runs[run_at][0]
-            last = first + count - 1
             yield delta_run(
                 kind,
                 stream_id,
@@ -596,11 +595,10 @@ def apply_summary(
                 frames,
                 first,
                 new_location(source, line0 + 2 * first, offset0 + offset_of(first), index0 + first),
-                new_location(source, line0 + 2 * last, offset0 + offset_of(last), index0 + last),
                 opened,
                 closed,
             )
-            at = last + 1
+            at = first + count
             continue
         offset, raw = frame_at(at)
         offset += offset0

@@ -251,7 +251,8 @@ class TranscriptBuilder:
         self._count = 0
         self._source = ""
         self._request: dict[str, Any] | None = None
-        self._last_location: Location | None = None
+        self._last: RecordedEvent | DeltaRun | None = None
+        """The last event read (or stretch: its location is found only if needed)."""
 
     def begin_exchange(self, exchange: Exchange) -> list[RunTranscript | Problem]:
         """A new response stream starts: whatever run was open ends with the old one."""
@@ -286,13 +287,13 @@ class TranscriptBuilder:
                 if type(key) is str:
                     entry = run.tool_calls.get(key)
             if entry is not None and not entry.ended:
-                self._last_location = item.location
+                self._last = item
                 run.event_count += 1
                 delta = data.get("delta")
                 if isinstance(delta, str) and self._texts:
                     entry.parts.append(delta)
                 return []
-        self._last_location = item.location
+        self._last = item
         out: list[RunTranscript | Problem]
         if held is not None:
             if run is None:
@@ -358,7 +359,7 @@ class TranscriptBuilder:
             streams[deltas.stream_id] = entry
         elif entry is None or entry.ended:
             return False
-        self._last_location = deltas.last
+        self._last = deltas
         run.event_count += deltas.count
         if deltas.deltas and self._texts:
             entry.parts.append(deltas.delta)
@@ -389,6 +390,11 @@ class TranscriptBuilder:
     def finish(self) -> list[RunTranscript | Problem]:
         """End of the whole timeline."""
         return self._release() + self._close_run()
+
+    def _last_location(self) -> Location:
+        last = self._last
+        assert last is not None
+        return last.last if isinstance(last, DeltaRun) else last.location
 
     @staticmethod
     def _same_run(run: _OpenRun, item: RecordedEvent) -> bool:
@@ -502,7 +508,7 @@ class TranscriptBuilder:
                     "missing-terminal",
                     Severity.ERROR,
                     f"run {run.run_id or '?'} ends without RUN_FINISHED or RUN_ERROR",
-                    self._last_location or run.start,
+                    run.start if self._last is None else self._last_location(),
                 )
             )
         out.append(transcript)

@@ -47,6 +47,9 @@ class FrameTexts(Protocol):
     def lines(self, start: int, stop: int) -> bytes:
         """The output lines (text and a LF each) of frames `[start, stop)`."""
 
+    def offset(self, at: int) -> int:
+        """Where frame `at` starts, in bytes from where the frames start."""
+
 
 @dataclass(frozen=True, slots=True)
 class DeltaRun:
@@ -70,7 +73,7 @@ class DeltaRun:
     """The frames the events are read from; `first` is the first one's frame there."""
     first: int
     start: Location
-    last: Location
+    """Where the first event is."""
     opened: bool = False
     """The first event is the stream's start event."""
     closed: bool = False
@@ -81,6 +84,16 @@ class DeltaRun:
         """The events' texts (compact JSON, UTF-8), each followed by a LF: their
         `--json` output."""
         return self.frames.lines(self.first, self.first + self.count)
+
+    @property
+    def last(self) -> Location:
+        """Where the last event is (found when asked: only a finding that names the last
+        event read before a cut-off run does)."""
+        start, frames, first = self.start, self.frames, self.first
+        last = first + self.count - 1
+        offset = start.offset + frames.offset(last) - frames.offset(first)
+        step = last - first
+        return Location(start.source, start.line + 2 * step, offset, start.index + step)
 
     @property
     def delta(self) -> str:
@@ -126,7 +139,6 @@ _new = object.__new__
     _set_frames,
     _set_first,
     _set_start,
-    _set_last,
     _set_opened,
     _set_closed,
 ) = (DeltaRun.__dict__[name].__set__ for name in DeltaRun.__slots__)
@@ -140,7 +152,6 @@ def delta_run(
     frames: FrameTexts,
     first: int,
     start: Location,
-    last: Location,
     opened: bool,
     closed: bool,
 ) -> DeltaRun:
@@ -155,7 +166,6 @@ def delta_run(
     _set_frames(run, frames)
     _set_first(run, first)
     _set_start(run, start)
-    _set_last(run, last)
     _set_opened(run, opened)
     _set_closed(run, closed)
     return run

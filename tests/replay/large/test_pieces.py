@@ -100,7 +100,13 @@ def _expanded(items: list[Any]) -> list[tuple[Any, ...]]:
     out: list[tuple[Any, ...]] = []
     for item in items:
         if isinstance(item, DeltaRun):
-            out.extend(_comparable(event) for event in item.events())
+            events = item.events()
+            # What a stretch says of itself, some of it found only when asked, is what
+            # its events say.
+            assert (item.start, item.last) == (events[0].location, events[-1].location)
+            said = [event.data["delta"] for event in events if "delta" in event.data]
+            assert (item.delta, item.deltas) == ("".join(said), len(said))
+            out.extend(_comparable(event) for event in events)
         else:
             out.append(_comparable(item))
     return out
@@ -353,6 +359,36 @@ def test_replay_json_and_check_are_the_same_with_and_without_pieces(
         assert with_pieces[1:] == without[1:]
     assert results[0][2] == 1
     assert results[0][3].count("\n") > 1000
+
+
+def test_a_run_cut_off_inside_a_stretch_is_located_as_without_pieces(
+    with_helper: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The finding names the last event read, which came in a stretch (its location is
+    # found only then).
+    body = b"".join(p.read_bytes() for p in sorted(NATIVE.glob("*.sse")))
+    cut = b"".join(
+        [
+            b'data: {"type":"RUN_STARTED","runId":"cut","threadId":"t"}\n\n',
+            b'data: {"type":"TEXT_MESSAGE_START","messageId":"m-cut","role":"assistant"}\n\n',
+            *(
+                b'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m-cut","delta":"d%d"}\n\n' % n
+                for n in range(40)
+            ),
+        ]
+    )
+    path = tmp_path / "cut.sse"
+    path.write_bytes(body * 4 + cut)
+    runner = CliRunner()
+    results = []
+    for by_pieces in (True, False):
+        if not by_pieces:
+            monkeypatch.setattr(replay.large.read, "PIECES_MIN_SIZE", 1 << 62)  # read plainly
+        result = runner.invoke(app, ["replay", "--check", "--format", "sarif", str(path)])
+        results.append((result.exit_code, result.stdout))
+    assert results[0] == results[1]
+    assert "missing-terminal" in results[0][1]
+    assert f'"startLine": {2 * (body.count(b"data: ") * 4 + 41) + 1}' in results[0][1]
 
 
 SNAKE_CASE = (

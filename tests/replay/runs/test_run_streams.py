@@ -57,6 +57,9 @@ class _Frames:
     def lines(self, start: int, stop: int) -> bytes:
         return b"".join(text + b"\n" for text in self.texts[start:stop])
 
+    def offset(self, at: int) -> int:
+        return self.locations[at].offset
+
     def event(self, data: dict[str, Any]) -> RecordedEvent:
         at = self.add(data)
         return RecordedEvent(self.locations[at], data, None, self.texts[at].decode())
@@ -107,7 +110,6 @@ def _items(draw: st.DrawFn) -> list[RecordedEvent | DeltaRun]:
                 frames,
                 first,
                 frames.locations[first],
-                frames.locations[-1],
                 opened,
                 closed,
             )

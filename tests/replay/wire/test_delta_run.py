@@ -29,7 +29,6 @@ LOCATIONS = st.builds(
     frames=st.none() | st.just(b"frames"),
     first=st.integers(min_value=0),
     start=LOCATIONS,
-    last=LOCATIONS,
     opened=st.booleans(),
     closed=st.booleans(),
 )
