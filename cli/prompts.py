@@ -13,7 +13,7 @@ id like `[/bold]` cannot crash the prompt and an ESC cannot act on the terminal.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -47,6 +47,12 @@ class PromptAborted(Exception):
 
 def _compact(value: Any) -> str:
     return visible(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def answer_line(entry: Mapping[str, Any]) -> str:
+    """One resume entry as a line: its item, its status and what it sends."""
+    line = f"{visible(str(entry.get('interruptId', '?')))}: {visible(str(entry.get('status')))}"
+    return f"{line} {_compact(entry['payload'])}" if "payload" in entry else line
 
 
 def prompt_text(descriptor: Mapping[str, Any]) -> str:
@@ -136,6 +142,17 @@ class Prompter:
             return AnswerSpec(action, interrupt_id, option=option)
         payload = self.value(payload_schema, "payload")
         return AnswerSpec(action, interrupt_id, payload, True, option)
+
+    def post(self, run_id: str, url: str, resume: Sequence[Mapping[str, Any]]) -> bool:
+        """Show the answers about to be posted and ask whether to post them (end of
+        input: no)."""
+        self.say(f"to post as run {visible(run_id)} to {visible(url)}:")
+        for entry in resume:
+            self.say("  " + answer_line(entry))
+        try:
+            return self._choose("post it?", {"y": "yes", "n": "no"}) == "y"
+        except PromptAborted:
+            return False
 
     def _choose(self, question: str, choices: dict[str, str]) -> str:
         keys = "/".join(choices)

@@ -222,6 +222,13 @@ class _View:
                 raise InvalidRequest(f"{interrupt_id}: no answer given; nothing was sent") from None
         return specs
 
+    def confirm(self, request: Any, resume: Sequence[Mapping[str, Any]]) -> bool:
+        from cli.prompts import Prompter
+        from replay.resume.client import display_url
+
+        prompter = Prompter(self.ctx.err, self.ctx.ask)
+        return prompter.post(request.run_id, display_url(self.options.job.url), resume)
+
     def posting(self, request: Any, paused: Any, answers: int) -> None:
         from cli.timeline import Timeline
         from replay.resume.client import display_url

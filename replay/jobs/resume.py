@@ -98,6 +98,10 @@ class ResumeView(Protocol):
     def ask(self, paused: PausedRun, waiting: Sequence[str]) -> list[AnswerSpec] | None:
         """Answers for the `waiting` items, or None to leave them unanswered."""
 
+    def confirm(self, request: HttpRequest, resume: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether to post `request`, whose `resume` entries hold answers `ask` gave:
+        asked only then, before anything is sent (False: nothing is)."""
+
     def posting(self, request: HttpRequest, paused: PausedRun, answers: int) -> None:
         """The continuation is about to be posted."""
 
@@ -208,6 +212,7 @@ def resume_run(
         specs, paused.interrupts, approve_all=job.approve_all, cancel_all=job.cancel_all
     )
     waiting = waiting_ids(paused, answers)
+    asked = None
     if waiting:
         asked = view.ask(paused, waiting)
         if asked is not None:
@@ -257,6 +262,8 @@ def resume_run(
     reason = unusable_url(job.url)
     if reason is not None:
         raise TransportFailure(f"{display_url(job.url)}: not a usable http(s) URL ({reason})")
+    if asked and not view.confirm(request, body["resume"]):
+        raise InvalidRequest("not posted; nothing was sent")
     view.posting(request, paused, len(body["resume"]))
     return _send(job, view, request, body, transport)
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from tests.resume_http import Route, scripted_server
+
 AGUI = Path(sys.executable).with_name("agui")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WAIT_S = 10.0
@@ -211,3 +213,33 @@ def test_ctrl_c_sends_nothing() -> None:
     assert "agui: interrupted" in terminal.screen
     assert "Traceback" not in terminal.screen
     assert not any(line.startswith("{") for line in terminal.screen.splitlines())
+
+
+FINISHED = (
+    b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r2"}\n\n'
+    b'data: {"type":"RUN_FINISHED","threadId":"t","runId":"r2"}\n\n'
+)
+
+
+@pytest.mark.parametrize(("reply", "status", "posted"), [("y", 0, 1), ("n", 2, 0), ("\x04", 2, 0)])
+def test_answers_typed_are_shown_and_posted_only_when_confirmed(
+    reply: str, status: int, posted: int
+) -> None:
+    recording = EXAMPLES / "transfer-approval.sse"
+    with scripted_server({"/chat": Route(FINISHED)}) as server:
+        url = server.url("/chat").replace("http://", "http://user:secret@")
+        terminal = Terminal(["resume", "--from", str(recording), "--url", url])
+        try:
+            terminal.expect("e=edit): ")
+            terminal.type("a\r")
+            terminal.expect("approval_call_transfer_1: resolved {")
+            terminal.expect("post it? [y/n] (y=yes, n=no): ")
+            terminal.type(reply + ("" if reply == "\x04" else "\r"))
+            code = terminal.finish()
+        finally:
+            terminal.kill()
+        received = len(server.received)
+    assert (code, received) == (status, posted), terminal.screen
+    assert "secret" not in terminal.screen  # the URL is shown masked
+    said = "agui: not posted; nothing was sent" in terminal.screen.splitlines()
+    assert said is (posted == 0)

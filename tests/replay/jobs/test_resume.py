@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from replay.jobs.resume import (
     Refused,
     ResumeJob,
@@ -17,7 +19,8 @@ from replay.jobs.resume import (
     Verdict,
     resume_run,
 )
-from replay.resume.answers import AnswerOptions, AnswerSpec
+from replay.resume.answers import Action, AnswerOptions, AnswerSpec
+from replay.wire.errors import InvalidRequest
 from tests.resume_http import Route, scripted_server
 
 NATIVE = Path(__file__).resolve().parents[2] / "fixtures" / "recordings" / "native"
@@ -36,6 +39,10 @@ class Noted:
     def ask(self, paused: Any, waiting: Sequence[str]) -> list[AnswerSpec] | None:
         self.seen.append(f"ask {','.join(waiting)}")
         return None
+
+    def confirm(self, request: Any, resume: Sequence[Mapping[str, Any]]) -> bool:
+        self.seen.append(f"confirm {request.run_id} {len(resume)}")
+        return True
 
     def posting(self, request: Any, paused: Any, answers: int) -> None:
         self.seen.append(f"posting {request.run_id} {answers}")
@@ -139,3 +146,43 @@ def test_a_response_cut_mid_event_is_recorded_as_partial(tmp_path: Path) -> None
     assert result.partial == "the response was cut mid-event"
     assert result.recorded == (tmp_path / "out.partial.sse", tmp_path / "out.partial.request.json")
     assert not (tmp_path / "out.sse").exists()
+
+
+class Answering(Noted):
+    """A view that answers what is waiting (approves it), then says whether to post."""
+
+    def __init__(self, post: bool) -> None:
+        super().__init__()
+        self.post = post
+
+    def ask(self, paused: Any, waiting: Sequence[str]) -> list[AnswerSpec] | None:
+        super().ask(paused, waiting)
+        return [AnswerSpec(Action.APPROVE, interrupt_id) for interrupt_id in waiting]
+
+    def confirm(self, request: Any, resume: Sequence[Mapping[str, Any]]) -> bool:
+        super().confirm(request, resume)
+        return self.post
+
+
+@pytest.mark.parametrize("post", [True, False])
+def test_answers_given_when_asked_are_posted_only_when_confirmed(post: bool) -> None:
+    view = Answering(post)
+    with scripted_server({"/chat": Route(APPROVAL_RUN2)}) as server:
+        job = _job(server.url("/chat"), answers=AnswerOptions())
+        if post:
+            assert isinstance(_run(job, view), Sent)
+        else:
+            with pytest.raises(InvalidRequest, match="not posted; nothing was sent"):
+                _run(job, view)
+        received = len(server.received)
+    assert view.seen[:2] == [view.seen[0], "confirm run-2 1"]
+    assert view.seen[0].startswith("ask ")
+    assert received == (1 if post else 0)
+    assert ("posting run-2 1" in view.seen) is post
+
+
+def test_answers_given_as_options_are_posted_without_confirming() -> None:
+    view = Noted()
+    with scripted_server({"/chat": Route(APPROVAL_RUN2)}) as server:
+        assert isinstance(_run(_job(server.url("/chat")), view), Sent)
+    assert not any(seen.startswith("confirm") for seen in view.seen)
