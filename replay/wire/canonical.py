@@ -7,7 +7,6 @@ keys by UTF-16 code units, and a single differing byte changes the SHA-256.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Any
 
@@ -166,7 +165,11 @@ def wire_json(value: Any) -> str:
 
 def digest_text(text: str) -> str:
     """`sha256:` + the hex SHA-256 of the text's UTF-8 bytes."""
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    # Imported here: hashlib loads OpenSSL (about 5 ms), and a recording without
+    # interrupts, or `agui --help`'s modules, never hash anything.
+    from hashlib import sha256
+
+    return "sha256:" + sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def digest(value: Any) -> str:

@@ -8,7 +8,6 @@ whole.
 
 from __future__ import annotations
 
-import base64
 import os
 import re
 import sys
@@ -202,6 +201,8 @@ def _har_text(content: dict[str, Any]) -> bytes:
     if not isinstance(text, str):
         return b""
     if content.get("encoding") == "base64":
+        import base64  # only a HAR's encoded bodies need it
+
         try:
             return base64.b64decode(text, validate=False)
         except ValueError:
