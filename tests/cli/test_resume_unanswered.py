@@ -7,8 +7,6 @@ port) were both "the server broke the connection mid-response", and a redirect s
 
 from __future__ import annotations
 
-import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from tests.raw_http import raw_server, target
 
 RUN1 = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
 APPROVAL_RUN1 = str(RUN1 / "tool-approval.approve.run1.sse")
@@ -27,28 +26,10 @@ ANSWERS = {
 }
 
 
-def _serve(listener: socket.socket) -> None:
-    while True:
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
-        with conn:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += conn.recv(65536)
-            conn.sendall(ANSWERS[data.split(b" ")[1].decode()])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    listener = socket.create_server(("127.0.0.1", 0))
-    thread = threading.Thread(target=_serve, args=(listener,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() below it
-    listener.close()
-    thread.join(5)
+    with raw_server(lambda conn, head, _: conn.sendall(ANSWERS[target(head)])) as url:
+        yield url
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ server can read, while httpx sent it encoded: the two client paths disagreed.
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 
 import httpx
@@ -16,6 +15,7 @@ import pytest
 
 from replay.proxy.app import ProxyOptions
 from replay.proxy.server import ProxyServer
+from tests.raw_http import raw_server
 
 ANSWER = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
 
@@ -23,30 +23,16 @@ ANSWER = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
 @pytest.fixture
 def upstream() -> Iterator[tuple[str, list[bytes]]]:
     lines: list[bytes] = []
-    listener = socket.create_server(("127.0.0.1", 0))
 
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    data += conn.recv(65536)
-                lines.append(data.split(b"\r\n", 1)[0])
-                conn.sendall(
-                    b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-                    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(ANSWER), ANSWER)
-                )
+    def answer(conn: socket.socket, head: bytes, _: bytes) -> None:
+        lines.append(head.split(b"\r\n", 1)[0])
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(ANSWER), ANSWER)
+        )
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}/base", lines
-    listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() above
-    listener.close()
-    thread.join(5)
+    with raw_server(answer) as url:
+        yield url + "/base", lines
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["pipe", "httpx"])

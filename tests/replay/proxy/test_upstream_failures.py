@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from collections.abc import Iterator
 
 import httpx
@@ -18,6 +17,7 @@ import pytest
 
 from replay.proxy.app import ExchangeLog, ProxyOptions
 from replay.proxy.server import ProxyServer
+from tests.raw_http import raw_server, reset, target
 
 EVENT = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
 ANSWERS = {
@@ -31,29 +31,12 @@ ANSWERS = {
 }
 
 
-def _serve(listener: socket.socket) -> None:
-    while True:
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
-        with conn:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += conn.recv(65536)
-            head, _, body = data.partition(b"\r\n\r\n")
-            length = next(
-                int(line.split(b":")[1])
-                for line in head.split(b"\r\n")
-                if line.lower().startswith(b"content-length:")
-            )
-            while len(body) < length:
-                body += conn.recv(65536)
-            answer = ANSWERS[head.split(b" ")[1].decode()]
-            if answer is None:
-                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
-            else:
-                conn.sendall(answer)
+def _answer(conn: socket.socket, head: bytes, body: bytes) -> None:
+    answer = ANSWERS[target(head)]
+    if answer is None:
+        reset(conn)
+    else:
+        conn.sendall(answer)
 
 
 def read_all(url: str) -> bytes:
@@ -70,13 +53,8 @@ def read_all(url: str) -> bytes:
 
 @pytest.fixture(scope="module")
 def upstream() -> Iterator[str]:
-    listener = socket.create_server(("127.0.0.1", 0))
-    thread = threading.Thread(target=_serve, args=(listener,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() below it
-    listener.close()
-    thread.join(5)
+    with raw_server(_answer) as url:
+        yield url
 
 
 @pytest.mark.parametrize("fast_path", [True, False], ids=["pipe", "httpx"])
