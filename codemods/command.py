@@ -322,49 +322,70 @@ def binds(node: cst.CSTNode, name: str) -> bool:
     return finder.found
 
 
-class _BindingFinder(cst.CSTVisitor):
+class Bindings(cst.CSTVisitor):
+    """Every place code binds a name, told to `bound`: assignments (plain, annotated,
+    augmented, `:=`), loop and comprehension targets, `as` names, imports, parameters,
+    function and class definitions, and `global`/`nonlocal` (the name may then be
+    rebound elsewhere). One walker, so that every check asking "is this name bound
+    here, and to what" sees the same binding sites."""
+
+    def bound(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        """`target` (a name, or a tuple or list of them) is bound, to `value` when a
+        single plain assignment says what (else None)."""
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self.bound(target.target, node.value if len(node.targets) == 1 else None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.bound(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.bound(node.target, None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.bound(node.target, node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.bound(node.target, None)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.bound(node.target, None)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.bound(node.name, None)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:
+            self.bound(node.name, None)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.bound(node.name, None)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.bound(node.name, None)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.bound(node.name, None)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for item in node.names:
+            self.bound(item.name, None)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        for item in node.names:
+            self.bound(item.name, None)
+
+
+class _BindingFinder(Bindings):
     def __init__(self, name: str) -> None:
         super().__init__()
         self.name = name
         self.found = False
 
-    def _target(self, target: cst.CSTNode | None) -> None:
-        if target is not None and not self.found:
+    def bound(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if not self.found:
             self.found = self.name in target_names(target)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._target(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._target(node.name)
-
-    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-        if node.asname is None:
-            self._target(node.name)
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self._target(node.name)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._target(node.name)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._target(node.name)
 
 
 def target_names(target: cst.CSTNode) -> set[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import RuleCommand, getattr_key, target_names
+from codemods.command import Bindings, RuleCommand, getattr_key, target_names
 from codemods.outline import Outline
 from codemods.settings import Settings
 
@@ -171,7 +171,7 @@ class PendingInterruptsCommand(RuleCommand):
         return key.with_changes(value=f"{key.prefix}{key.quote}{renamed}{key.quote}")
 
 
-class _Bindings(cst.CSTVisitor):
+class _Bindings(Bindings):
     """The names a scope binds to `get_interrupt_state()` and the names it binds otherwise.
 
     Nested functions and classes are scanned too: a name rebound there counts as
@@ -184,47 +184,12 @@ class _Bindings(cst.CSTVisitor):
         self.state: set[str] = set()
         self.other: set[str] = set()
 
-    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        if not isinstance(target, cst.Name):
-            self._bind_all(target)
-            return
-        is_state = value is not None and self.rule.method_call(
-            value, self.rule.settings.names.get_interrupt_state
-        )
-        (self.state if is_state else self.other).add(target.value)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._bind(target.target, node.value if len(node.targets) == 1 else None)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._bind(node.target, node.value)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bind(node.target, node.value)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind(node.target, None)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bind_all(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._bind_all(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._bind_all(node.name)
-
-    def visit_Param(self, node: cst.Param) -> None:
-        self.other.add(node.name.value)
-
-    def visit_Global(self, node: cst.Global) -> None:
-        self.other.update(item.name.value for item in node.names)
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        self.other.update(item.name.value for item in node.names)
-
-    def _bind_all(self, target: cst.BaseExpression) -> None:
+    def bound(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        if isinstance(target, cst.Name) and value is not None:
+            call = self.rule.method_call(value, self.rule.settings.names.get_interrupt_state)
+            if call is not None:
+                self.state.add(target.value)
+                return
         self.other.update(target_names(target))
 
 
