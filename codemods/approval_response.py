@@ -166,10 +166,12 @@ class ApprovalResponseCommand(RuleCommand):
             # read the class's NAME, and its new names would become class attributes.
             self.todo(call, IN_CLASS_BODY, at=original_node)
             return updated_node
-        imported = self.outline.imported or frozenset()  # a region's file imports
+        if self.outline.spelled_outside("next"):
+            # Bound out there, it would shadow the builtin here: the whole file decides.
+            self.require_whole_module()
         # (a scope can only bind `next` if the code spells it: most files never do)
         spelled = "next" in self.outline.text
-        if "next" in imported or (spelled and any(map(self._shadows_next, self._scopes))):
+        if spelled and any(map(self._shadows_next, self._scopes)):
             # `next = page.get("next")`: the lookup would call the page cursor.
             self.todo(call, NEXT_SHADOWED, at=original_node)
             return updated_node

@@ -43,8 +43,9 @@ class Outline:
     partial: bool = False
     # The file's encoding: what TODO markers must be writable in.
     encoding: str = "utf-8"
-    # Names bound by the whole file's top-level imports, when `text` is a region of it.
-    imported: frozenset[str] | None = None
+    # The rest of the file's text, when `text` is a region of it: a rule that must know
+    # of a name bound anywhere in the file can tell whether it is spelled out there.
+    outside: str | None = None
     # Why `ast` could not parse the code when LibCST must not try either: nesting deeper
     # than Python allows crashes LibCST's native parser (SIGSEGV, the whole process).
     unparsable: str | None = None
@@ -57,14 +58,10 @@ class Outline:
             return cls(text, None, partial, encoding, unparsable=unparsable)
         return cls(text, tuple(tree.body), partial, encoding)
 
-    def top_level_imports(self) -> frozenset[str]:
-        """Names the module's top-level import statements bind."""
-        names: set[str] = set()
-        for statement in self.statements or ():
-            if isinstance(statement, ast.Import | ast.ImportFrom):
-                for alias in statement.names:
-                    names.add((alias.asname or alias.name).split(".")[0])
-        return frozenset(names)
+    def spelled_outside(self, word: str) -> bool:
+        """Whether `word` occurs in the file outside this region (never, when the
+        outline is the whole file)."""
+        return self.outside is not None and word in self.outside
 
     def first_indent(self) -> str | None:
         """The module's first block indentation: LibCST's `default_indent` for this code.

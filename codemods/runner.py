@@ -183,7 +183,7 @@ def _migrate_region(
             return None  # new blocks would be indented unlike the whole module's
         region_outline = replace(
             Outline.of(region_text, partial=True, encoding=encoding),
-            imported=outline.top_level_imports(),
+            outside=text[:begin] + text[end:],
         )
         code, sites = _apply(module, region_outline, options, active)
     except NeedsWholeModule:
@@ -236,7 +236,7 @@ def _apply(
                 lines_now = line_map(before, code, lines_now)
                 outline = replace(
                     Outline.of(code, partial=partial, encoding=encoding),
-                    imported=None if outline is None else outline.imported,
+                    outside=None if outline is None else outline.outside,
                 )
             module = updated
     sites.sort(key=lambda site: (site.line, site.column, site.rule))

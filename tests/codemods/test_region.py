@@ -15,6 +15,7 @@ from codemods import runner
 from codemods.outline import Outline
 from codemods.region import MEMBER_HEADER, locate
 from codemods.runner import FileResult, Options, migrate_bytes
+from codemods.site import Action
 
 UNITS = ("    ", "  ", "\t", "   ")
 SITES = (
@@ -136,3 +137,44 @@ def test_first_indent_is_libcsts_default_indent(text: str) -> None:
 )
 def test_first_indent_is_undecided_where_ast_cannot_tell(text: str) -> None:
     assert Outline.of(text).first_indent() is None
+
+
+@pytest.mark.parametrize(
+    "binding",
+    ["next = lambda it: None", "from paging import next", "def next(it): ...", "next: int"],
+)
+def test_a_next_bound_outside_the_region_is_seen_as_in_the_whole_module(binding: str) -> None:
+    # Only the site's function is parsed; a module-level `next` far above it would be
+    # called by the rewrite's lookup, so the site gets the TODO the whole module gives.
+    filler = "".join(f"def g{i}():\n    return {i}\n\n\n" for i in range(20))
+    site = "def f(client, a):\n    client.add_tool_approval_response(id=a, approved=True)\n"
+    source = f"{binding}\n\n\n{filler}{site}".encode()
+    in_region = migrate_bytes(source, "x.py", Options())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "_migrate_region", lambda *args: None)
+        whole = migrate_bytes(source, "x.py", Options())
+    assert _key(in_region) == _key(whole)
+    assert [site.action for site in whole.sites] == [Action.TODO]
+
+
+def test_a_next_spelled_only_in_the_region_keeps_the_region() -> None:
+    filler = "".join(f"def g{i}():\n    return {i}\n\n\n" for i in range(20))
+    site = (
+        "def f(client, a, it):\n    first = next(it)\n"
+        "    client.add_tool_approval_response(id=a, approved=True)\n"
+    )
+    source = f"{filler}{site}".encode()
+    calls: list[object] = []
+    original = runner._migrate_region
+
+    def counted(*args: object) -> object:
+        result = original(*args)  # type: ignore[arg-type]
+        calls.append(result)
+        return result
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "_migrate_region", counted)
+        result = migrate_bytes(source, "x.py", Options())
+    assert calls
+    assert calls[0] is not None  # the region's answer stood
+    assert [site.action for site in result.sites] == [Action.REWRITTEN]
