@@ -24,8 +24,9 @@ def stretch_deltas(texts: bytes, start: int = 0, end: int | None = None) -> str:
     (`texts[start:end]`, as frames or as output lines: the texts are what count).
 
     Compact JSON writes a key only as `"key":`, and a quote inside a string only as
-    `\\"`, so `"delta":"` is found once in each delta event and nowhere in its start or
-    end event (their templates hold no `delta` key: `replay.large.delta_templates`).
+    `\\"`, so `"delta":"` is found once in each delta event, and nowhere in a start or
+    end event that has no `delta` key (whoever groups a stretch without its deltas
+    makes sure of that).
     """
     parts = _DELTA.findall(texts, start, len(texts) if end is None else end)
     joined = b"".join(parts)
