@@ -203,7 +203,9 @@ def _migrate(
 def _unmarked_todo(result: FileResult) -> bool:
     """A TODO no marker can hold (a Vue/Svelte template naming the legacy API): the file
     does not change, yet `--check` must not pass while it is there."""
-    return any(site.action == "todo" and not site.marked for site in result.sites)
+    from codemods.site import Action
+
+    return any(site.action is Action.TODO and not site.marked for site in result.sites)
 
 
 def _run(
