@@ -1,5 +1,5 @@
-"""Which source files a run covers (Python, TypeScript, JavaScript): walk the paths, skip
-excludes and what `.gitignore` ignores.
+"""Which source files a run covers (Python, TypeScript, JavaScript, Vue and Svelte
+components): walk the paths, skip excludes and what `.gitignore` ignores.
 
 A small `.gitignore` reader (fnmatch, negation, anchored and directory-only patterns)
 so discovery behaves the same inside and outside a git checkout, without a subprocess.
@@ -130,7 +130,7 @@ def exclusion(excludes: Sequence[str]) -> Callable[[str, str], bool]:
 def discover(
     paths: Sequence[Path], excludes: Sequence[str], *, gitignore: bool = True
 ) -> Iterator[Path]:
-    """Python and TypeScript/JavaScript files under `paths` (never `.d.ts`), sorted per
+    """Python, TypeScript/JavaScript and Vue/Svelte files under `paths` (never `.d.ts`), sorted per
     directory; explicitly named files always (anything but a directory: the reader says
     why a FIFO or a symlink loop cannot be migrated, rather than skip it unsaid)."""
     for given in paths:

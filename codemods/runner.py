@@ -123,7 +123,8 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
 
 
 def _migrate_script(source: bytes, path: str, options: Options) -> FileResult:
-    """A TypeScript/JavaScript file: the tree-sitter engine, imported only when needed."""
+    """A TypeScript/JavaScript file or a Vue/Svelte component: the tree-sitter engine,
+    imported only when needed."""
     if not any(t in source for t in typescript.triggers(options.rules)):
         return FileResult(path, FileStatus.SKIPPED)
     from codemods.typescript.engine import migrate_script

@@ -5,10 +5,11 @@ components and `ChatClient` in plain modules. Layers, lowest first (a test enfor
 them): `document` (parse once, byte ranges, edits, TODO markers); `bindings` (what a
 name is bound to: a `useChat` result, a `ChatClient`), `calls` (what a legacy call
 says) and `command` (the rule base); one module per rule; `rules` (catalog and run
-order); `engine` (one file through the rules). This module stays light (no parser
-import) so discovery and the runner's byte prefilter can use it for free.
+order); `engine` (one file through the rules). `components` (where a Vue/Svelte file's
+script blocks are) sits beside `document`. This module stays light (no parser import)
+so discovery and the runner's byte prefilter can use it for free.
 
-Public names: `SUFFIXES`, `is_script`, `TRIGGERS`.
+Public names: `SUFFIXES`, `COMPONENT_SUFFIXES`, `is_script`, `is_component`, `TRIGGERS`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from codemods import Rule
 # (`.d.ts`, `.d.mts`, `.d.cts`) describe packages and are never migrated.
 SUFFIXES: tuple[str, ...] = (".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs")
 DECLARATION_SUFFIXES: tuple[str, ...] = (".d.ts", ".d.mts", ".d.cts")
+# Single-file components of `@tanstack/ai-vue` and `@tanstack/ai-svelte` apps: only their
+# `<script>` blocks are migrated (`components` finds them).
+COMPONENT_SUFFIXES: tuple[str, ...] = (".vue", ".svelte")
 
 # Text one of which must occur in a file for the rule to possibly match (the byte
 # prefilter; the rule itself matches exact syntax).
@@ -38,8 +42,16 @@ TRIGGERS: dict[Rule, tuple[bytes, ...]] = {
 
 
 def is_script(path: str) -> bool:
-    """Whether `path` names a TypeScript or JavaScript source file this codemod reads."""
+    """Whether `path` names a file whose TypeScript or JavaScript this codemod reads: a
+    source file, or a Vue/Svelte component (its script blocks)."""
+    if path.endswith(COMPONENT_SUFFIXES):
+        return True
     return path.endswith(SUFFIXES) and not path.endswith(DECLARATION_SUFFIXES)
+
+
+def is_component(path: str) -> bool:
+    """Whether `path` names a Vue or Svelte single-file component."""
+    return path.endswith(COMPONENT_SUFFIXES)
 
 
 def triggers(rules: frozenset[Rule]) -> tuple[bytes, ...]:

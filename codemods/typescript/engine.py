@@ -1,23 +1,40 @@
-"""One TypeScript/JavaScript file through the selected rules: bytes in, new bytes and sites out.
+"""One TypeScript/JavaScript file, or the scripts of one Vue/Svelte component, through the
+selected rules: bytes in, new bytes and sites out.
 
-The body is parsed without its BOM (the BOM goes back on unchanged); each rule that
+A script body is parsed without its BOM (the BOM goes back on unchanged); each rule that
 finds its trigger bytes proposes edits on the current text, the edits are applied and
 the text reparsed for the next rule. Sites are mapped back through every earlier pass
 to the line and column the user sees in the file as it was read. A file that does not
-parse is returned untouched with the location of the first error.
+parse is returned untouched with the location of the first error. A component's
+script bodies go through the same steps one by one (`components` finds them); its
+markup is never edited, only reported where it names the legacy API.
 """
 
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 from codemods import Rule
 from codemods.settings import Settings
-from codemods.site import Site
-from codemods.typescript import TRIGGERS
-from codemods.typescript.document import Document, Edit, apply_edits, grammar_for, original_offset
+from codemods.site import Action, Site
+from codemods.typescript import TRIGGERS, is_component
+from codemods.typescript.components import Layout, ScriptBlock, UnclosedBlock, scan, splice
+from codemods.typescript.document import (
+    REFERENCES,
+    Document,
+    Edit,
+    apply_edits,
+    grammar_for,
+    original_offset,
+)
 from codemods.typescript.rules import RULE_ORDER
+
+# A word of the markup that could name a script binding (`{{ x }}`, `@click="x(…)"`).
+_WORD = re.compile(rb"[A-Za-z_$][\w$]*")
+# Identifier nodes that declare or read a binding; what the markup may rely on.
+_BINDINGS = REFERENCES | {"shorthand_property_identifier_pattern"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +50,19 @@ class Outcome:
 
 def migrate_script(source: bytes, path: str, rules: frozenset[Rule], settings: Settings) -> Outcome:
     """Run the selected rules over one file's bytes (raises only on a rule bug)."""
+    if is_component(path):
+        return migrate_component(source, rules, settings)
     bom = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
-    grammar = grammar_for(path)
-    original = document = Document(source[len(bom) :], grammar)
+    outcome = migrate_body(source[len(bom) :], grammar_for(path), rules, settings)
+    if outcome.updated is None:
+        return outcome
+    return replace(outcome, updated=bom + outcome.updated)
+
+
+def migrate_body(body: bytes, grammar: str, rules: frozenset[Rule], settings: Settings) -> Outcome:
+    """Run the selected rules over one script body (no BOM) parsed with `grammar`; sites
+    and errors are at lines and columns of the body."""
+    original = document = Document(body, grammar)
     error = original.first_error()
     if error is not None:
         line, column, detail = error
@@ -62,5 +89,121 @@ def migrate_script(source: bytes, path: str, rules: frozenset[Rule], settings: S
             if broken is not None:
                 raise ValueError(f"{rule.value} produced invalid syntax: {broken[2]}")
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    updated = bom + document.source
-    return Outcome(None if updated == source else updated, tuple(sites))
+    return Outcome(None if document.source == body else document.source, tuple(sites))
+
+
+def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings) -> Outcome:
+    """Migrate a `.vue`/`.svelte` file's script bodies and report the legacy names its
+    markup uses.
+
+    The markup is not rewritten (its expression syntax is the framework's own), so a
+    trigger name there is a TODO site. And a script rewrite that would take away a
+    binding the markup reads (AG002 renaming an unused `pendingInterrupts` in a
+    destructuring, say) is not applied: the file is left as it was and its script sites
+    become TODOs, since half a migration would break the template.
+    """
+    bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
+    try:
+        layout = scan(source)
+    except UnclosedBlock as unclosed:
+        line, column = _position(source, unclosed.offset, bom)
+        return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)
+    sites = list(_markup_sites(source, layout, rules, bom))
+    bodies: list[tuple[ScriptBlock, bytes]] = []
+    for block in layout.blocks:
+        if block.grammar is None:
+            continue
+        body = source[block.start : block.end]
+        outcome = migrate_body(body, block.grammar, rules, settings)
+        first_line, first_column = _position(source, block.start, bom)
+        if outcome.error is not None:
+            at = (outcome.error_line or 1, outcome.error_column or 1)
+            line, column = _shifted(*at, first_line, first_column)
+            return Outcome(error=outcome.error, error_line=line, error_column=column)
+        for site in outcome.sites:
+            line, column = _shifted(site.line, site.column, first_line, first_column)
+            sites.append(replace(site, line=line, column=column))
+        if outcome.updated is not None:
+            bodies.append((block, outcome.updated))
+    dropped = _dropped_names(source, layout, bodies)
+    if dropped:
+        names = ", ".join(sorted(dropped))
+        note = f"; not applied: the markup uses {names}, migrate markup and script together"
+        sites = [
+            site
+            if site.action is Action.TODO
+            else replace(site, action=Action.TODO, message=site.message + note)
+            for site in sites
+        ]
+        bodies = []
+    sites.sort(key=lambda site: (site.line, site.column, site.rule))
+    return Outcome(splice(source, bodies) if bodies else None, tuple(sites))
+
+
+def _position(source: bytes, offset: int, bom: int) -> tuple[int, int]:
+    """1-based line and character column of byte `offset` of a whole component file,
+    lines ending as `Document.position` ends them (the BOM is no column)."""
+    line_start = bom
+    line = 1
+    for match in re.finditer(rb"\r\n|\r|\n", source[:offset]):
+        line += 1
+        line_start = match.end()
+    return line, len(source[line_start:offset].decode("utf-8", "replace")) + 1
+
+
+def _shifted(line: int, column: int, first_line: int, first_column: int) -> tuple[int, int]:
+    """A body's line and column as the file's: the body starts at `first_line`, and its
+    first line at `first_column` (after the `<script …>` tag)."""
+    if line == 1:
+        return first_line, first_column + column - 1
+    return first_line + line - 1, column
+
+
+def _markup_sites(source: bytes, layout: Layout, rules: frozenset[Rule], bom: int) -> list[Site]:
+    """A TODO for each whole-word trigger name in the markup (comments aside)."""
+    owners: dict[bytes, Rule] = {}
+    for rule in Rule:  # a name two rules share is reported once, by the first
+        if rule in rules:
+            for trigger in TRIGGERS[rule]:
+                owners.setdefault(trigger, rule)
+    if not owners:
+        return []
+    pattern = re.compile(rb"(?<![\w$])(" + b"|".join(re.escape(t) for t in owners) + rb")(?![\w$])")
+    sites = []
+    for start, end in layout.markup(len(source)):
+        for match in pattern.finditer(source, start, end):
+            name = match.group(1)
+            line, column = _position(source, match.start(), bom)
+            message = (
+                f"{name.decode()} in the markup: agui rewrites only the script, change this by hand"
+            )
+            sites.append(Site(owners[name], line, column, message, Action.TODO))
+    return sites
+
+
+def _dropped_names(
+    source: bytes, layout: Layout, bodies: list[tuple[ScriptBlock, bytes]]
+) -> set[str]:
+    """Names the markup mentions that a rewritten body no longer binds or reads."""
+    if not bodies:
+        return set()
+    words = {
+        word.decode("utf-8", "replace")
+        for start, end in layout.markup(len(source))
+        for word in _WORD.findall(source, start, end)
+    }
+    dropped: set[str] = set()
+    for block, body in bodies:
+        assert block.grammar is not None
+        before = Document(source[block.start : block.end], block.grammar)
+        after = Document(body, block.grammar)
+        for name in words:
+            if name.encode() in before.source and _binds(before, name) and not _binds(after, name):
+                dropped.add(name)
+    return dropped
+
+
+def _binds(document: Document, name: str) -> bool:
+    """Whether `name` occurs in the body as a variable (declared or read), not as a key,
+    a member or inside a string."""
+    return any(node.type in _BINDINGS for node in document.occurrences(name))

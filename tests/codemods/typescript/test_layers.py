@@ -19,7 +19,7 @@ RULE_MODULES = (
     "resume_interrupts",
 )
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("document",),
+    ("document", "components"),
     ("bindings", "calls", "command"),
     RULE_MODULES,
     ("rules",),

@@ -1,0 +1,111 @@
+"""`agui migrate` over a directory holding Vue and Svelte components: the diff, `--write`,
+`--check`, and the markup TODOs in every format."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.app import app
+
+runner = CliRunner()
+
+APPROVE_VUE = b"""<template>
+  <button @click="approve(id)">ok</button>
+</template>
+
+<script setup lang="ts">
+import { ChatClient } from '@tanstack/ai-client'
+const client = new ChatClient({ tools: [t.client()] })
+async function approve(id: string) {
+  await client.addToolApprovalResponse({ id, approved: true })
+}
+</script>
+"""
+PENDING_SVELTE = b"""<script lang="ts">
+  import { useChat } from '@tanstack/ai-svelte'
+  const { pendingInterrupts } = useChat({ tools })
+</script>
+
+{#each pendingInterrupts as item}<p>{item.id}</p>{/each}
+"""
+
+
+@pytest.fixture
+def app_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory with one Vue component; the working directory is its parent."""
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "Approve.vue").write_bytes(APPROVE_VUE)
+    monkeypatch.chdir(tmp_path)
+    return root
+
+
+def migrate(*args: str) -> Result:
+    return runner.invoke(app, ["migrate", *args])
+
+
+def test_the_diff_applies_and_check_fails_until_written(app_dir: Path, tmp_path: Path) -> None:
+    result = migrate("app")
+    assert result.exit_code == 0, result.stderr
+    assert (app_dir / "Approve.vue").read_bytes() == APPROVE_VUE
+    assert "--- a/app/Approve.vue" in result.stdout
+    assert "-  await client.addToolApprovalResponse({ id, approved: true })\n" in result.stdout
+    assert "+  client.getInterrupts().filter((item) => item.kind === 'tool-approval')" in (
+        result.stdout
+    )
+    assert "AG001" in result.stderr
+    assert migrate("--check", "app").exit_code == 1
+    if shutil.which("git") is not None:
+        (tmp_path / "p.diff").write_bytes(result.stdout_bytes)
+        subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True, capture_output=True)
+        applied = (app_dir / "Approve.vue").read_bytes()
+        (app_dir / "Approve.vue").write_bytes(APPROVE_VUE)
+    written = migrate("--write", "app")
+    assert written.exit_code == 0, written.stderr
+    if shutil.which("git") is not None:
+        assert (app_dir / "Approve.vue").read_bytes() == applied
+    check = migrate("--check", "app")
+    assert check.exit_code == 0, check.stderr
+    assert check.stdout == ""
+
+
+def test_markup_naming_a_legacy_name_fails_check_without_a_change(app_dir: Path) -> None:
+    (app_dir / "Pending.svelte").write_bytes(PENDING_SVELTE)
+    assert migrate("--write", "app").exit_code == 0
+    assert (app_dir / "Pending.svelte").read_bytes() == PENDING_SVELTE
+    check = migrate("--check", "app")
+    assert check.exit_code == 1
+    assert check.stdout == ""
+    assert (
+        "app/Pending.svelte:6:8: AG002 TODO: pendingInterrupts in the markup: agui rewrites "
+        "only the script, change this by hand"
+    ) in check.stderr
+    assert "app/Pending.svelte:3:11: AG002 TODO: pendingInterrupts → interrupts" in check.stderr
+
+    rows = [json.loads(line) for line in migrate("--format", "json", "app").stdout.splitlines()]
+    assert [(r["file"], r["line"], r["column"], r["action"]) for r in rows] == [
+        ("app/Pending.svelte", 3, 11, "todo"),
+        ("app/Pending.svelte", 6, 8, "todo"),
+    ]
+    github = migrate("--format", "github", "app").stdout
+    assert "::warning file=app/Pending.svelte,line=6,col=8,title=AG002" in github
+    sarif = json.loads(migrate("--format", "sarif", "app").stdout)
+    levels = [r["level"] for r in sarif["runs"][0]["results"]]
+    assert levels == ["warning", "warning"]
+
+
+def test_a_syntax_error_in_a_component_is_reported_and_the_run_goes_on(app_dir: Path) -> None:
+    broken = b"<template><p/></template>\n<script>\nclient.getPendingInterrupts(\n</script>\n"
+    (app_dir / "Broken.vue").write_bytes(broken)
+    result = migrate("--write", "app")
+    assert result.exit_code == 2
+    assert "app/Broken.vue:3:" in result.stderr
+    assert "syntax error" in result.stderr
+    assert (app_dir / "Broken.vue").read_bytes() == broken
+    assert (app_dir / "Approve.vue").read_bytes() != APPROVE_VUE

@@ -1,0 +1,414 @@
+"""Vue and Svelte single-file components: their script blocks go through the TypeScript
+rules, everything outside the blocks stays byte for byte, and the markup is reported,
+never rewritten."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from codemods import Rule
+from codemods.discovery import discover
+from codemods.runner import FileStatus, Options, migrate_bytes, run
+from codemods.site import Action
+from codemods.typescript import triggers
+from codemods.typescript.components import ScriptBlock, scan, splice
+
+VUE_SETUP = b"""<template>
+  <button @click="approve(id)">ok</button>
+</template>
+
+<script setup lang="ts">
+import { ChatClient } from '@tanstack/ai-client'
+const client = new ChatClient({ tools: [t.client()] })
+async function approve(id: string) {
+  await client.addToolApprovalResponse({ id, approved: true })
+}
+const n = client.getPendingInterrupts().length
+</script>
+
+<style scoped>
+button { color: red }
+</style>
+"""
+LOOKUP = (
+    b"client.getInterrupts().filter((item) => item.kind === 'tool-approval')"
+    b".find((item) => item.id === id)?.resolveInterrupt(true)"
+)
+
+
+def where(result_sites: object) -> list[tuple[str, int, int, str]]:
+    """Rule, line, column and action of each site, the way a report shows them."""
+    assert isinstance(result_sites, tuple)
+    return [(s.rule.value, s.line, s.column, s.action.value) for s in result_sites]
+
+
+def outside(source: bytes) -> list[bytes]:
+    """The bytes between the script bodies (tags, template, styles, comments)."""
+    pieces = []
+    position = 0
+    for block in scan(source).blocks:
+        pieces.append(source[position : block.start])
+        position = block.end
+    pieces.append(source[position:])
+    return pieces
+
+
+def test_a_vue_setup_script_with_chat_client_calls_is_rewritten() -> None:
+    result = migrate_bytes(VUE_SETUP, "Approve.vue", Options())
+    assert result.status is FileStatus.CHANGED
+    assert result.updated is not None
+    expected = VUE_SETUP.replace(
+        b"await client.addToolApprovalResponse({ id, approved: true })", LOOKUP
+    ).replace(b"client.getPendingInterrupts()", b"client.getInterrupts()")
+    assert result.updated == expected
+    assert where(result.sites) == [("AG001", 9, 9, "rewritten"), ("AG003", 11, 18, "rewritten")]
+    assert migrate_bytes(result.updated, "Approve.vue", Options()).updated is None
+
+
+def test_two_script_blocks_in_one_vue_file_are_both_migrated() -> None:
+    source = b"""<script lang="ts">
+export function count(client: Client) {
+  return client.getPendingInterrupts().length
+}
+</script>
+
+<script setup>
+const all = client.getPendingInterrupts()
+</script>
+
+<template><p>{{ all.length }}</p></template>
+"""
+    result = migrate_bytes(source, "Two.vue", Options())
+    assert result.updated == source.replace(b"getPendingInterrupts", b"getInterrupts")
+    assert where(result.sites) == [("AG003", 3, 17, "rewritten"), ("AG003", 8, 20, "rewritten")]
+
+
+def test_a_svelte_component_with_module_and_instance_scripts() -> None:
+    source = b"""<script context="module" lang="ts">
+  export const pending = (client: Client) => client.getPendingInterrupts()
+</script>
+
+<script lang="ts">
+  import { ChatClient } from '@tanstack/ai-client'
+  const client = new ChatClient({ tools: [t.client()] })
+  async function approve(id: string) {
+    await client.addToolApprovalResponse({ id, approved: true })
+  }
+</script>
+
+{#each items as item}
+  <button on:click={() => approve(item.id)}>ok</button>
+{/each}
+"""
+    result = migrate_bytes(source, "Approve.svelte", Options())
+    assert result.status is FileStatus.CHANGED
+    assert result.updated is not None
+    assert b"client.getInterrupts()\n</script>" in result.updated
+    assert b"    " + LOOKUP + b"\n  }" in result.updated
+    assert outside(result.updated) == outside(source)
+    assert where(result.sites) == [("AG003", 2, 53, "rewritten"), ("AG001", 9, 11, "rewritten")]
+
+
+def test_svelte_5_module_script_and_plain_javascript() -> None:
+    source = b"<script module>\nexport const n = client.getPendingInterrupts()\n</script>\n"
+    result = migrate_bytes(source, "A.svelte", Options())
+    assert result.updated == source.replace(b"getPendingInterrupts", b"getInterrupts")
+
+
+@pytest.mark.parametrize(
+    ("attributes", "grammar"),
+    [
+        ("", "javascript"),
+        (' lang="js"', "javascript"),
+        (" lang='javascript'", "javascript"),
+        (" lang=jsx", "javascript"),
+        (' lang="ts"', "typescript"),
+        (' setup lang="TS"', "typescript"),
+        (' lang="tsx"', "tsx"),
+        (' lang="coffee"', None),
+        (' src="./legacy.ts"', None),
+        (' lang="ts" src="./legacy.ts"', None),
+    ],
+)
+def test_the_grammar_comes_from_lang_and_src_means_no_body(
+    attributes: str, grammar: str | None
+) -> None:
+    source = f"<template/>\n<script{attributes}>\nx\n</script>\n".encode()
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"\nx\n"
+    assert block.grammar == grammar
+
+
+def test_typescript_blocks_parse_casts_and_tsx_blocks_parse_jsx() -> None:
+    cast = b"const n = <number>client.getPendingInterrupts().length\n"
+    ts = migrate_bytes(b'<script lang="ts">\n' + cast + b"</script>\n", "a.vue", Options())
+    assert ts.status is FileStatus.CHANGED
+    tsx = migrate_bytes(b'<script lang="tsx">\n' + cast + b"</script>\n", "a.vue", Options())
+    assert tsx.status is FileStatus.FAILED
+
+
+def test_src_blocks_and_self_closing_blocks_are_not_migrated() -> None:
+    source = (
+        b'<script src="./a.js">client.getPendingInterrupts()</script>\n'
+        b'<script lang="ts" src="./b.ts" />\n'
+        b'<script lang="ts">\nconst n = client.getPendingInterrupts()\n</script>\n'
+    )
+    result = migrate_bytes(source, "A.vue", Options())
+    assert result.updated == source.replace(
+        b"const n = client.getPendingInterrupts()", b"const n = client.getInterrupts()"
+    )
+    assert where(result.sites) == [("AG003", 4, 18, "rewritten")]
+
+
+def test_a_block_inside_an_html_comment_is_ignored() -> None:
+    source = b"""<!--
+<script lang="ts">
+const n = client.getPendingInterrupts()
+</script>
+-->
+<template><p>hi</p></template>
+"""
+    assert scan(source).blocks == ()
+    result = migrate_bytes(source, "A.vue", Options())
+    assert result.status is FileStatus.UNCHANGED
+    assert result.sites == ()
+
+
+def test_closing_tags_are_found_case_insensitively_and_strings_do_not_hide_them() -> None:
+    source = b"<SCRIPT lang=\"ts\">const s = '<!--'</Script >\n<p>x</p>\n"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"const s = '<!--'"
+    assert splice(source, [(block, b"y")]) == b'<SCRIPT lang="ts">y</Script >\n<p>x</p>\n'
+
+
+def test_crlf_and_bom_survive_byte_exact() -> None:
+    source = codecs.BOM_UTF8 + VUE_SETUP.replace(b"\n", b"\r\n")
+    result = migrate_bytes(source, "Approve.vue", Options())
+    assert result.updated is not None
+    assert result.updated.startswith(codecs.BOM_UTF8 + b"<template>\r\n")
+    assert b"\n" not in result.updated.replace(b"\r\n", b"")
+    assert b"\r\n  " + LOOKUP + b"\r\n}\r\n" in result.updated
+    assert outside(result.updated) == outside(source)
+    # The BOM is no column; CRLF is one line end.
+    assert where(result.sites) == [("AG001", 9, 9, "rewritten"), ("AG003", 11, 18, "rewritten")]
+
+
+def test_a_site_on_the_tag_line_counts_the_tag_and_what_precedes_it() -> None:
+    line = (
+        b'<div>\xc3\xa9</div><script lang="ts">const n = client.getPendingInterrupts()</script>\n'
+    )
+    result = migrate_bytes(b"<p/>\n" + line, "A.vue", Options())
+    # `<div>é</div>` is 12 characters, `<script lang="ts">` 18, `const n = client.` 17.
+    assert where(result.sites) == [("AG003", 2, 48, "rewritten")]
+    bom = migrate_bytes(codecs.BOM_UTF8 + line, "A.vue", Options())
+    assert where(bom.sites) == [("AG003", 1, 48, "rewritten")]
+
+
+def test_a_syntax_error_in_a_block_is_reported_at_the_file_position(tmp_path: Path) -> None:
+    path = tmp_path / "Broken.vue"
+    source = b"""<template>
+  <p>{{ x }}</p>
+</template>
+<script setup lang="ts">
+const n = client.getPendingInterrupts()
+const { addToolApprovalResponse } = useChat(
+</script>
+"""
+    path.write_bytes(source)
+    [result] = run([str(path)], Options())
+    assert result.status is FileStatus.FAILED
+    assert result.error == "syntax error: unexpected 'const { addToolApprovalRespons'"
+    assert (result.error_line, result.error_column) == (6, 1)
+    assert result.updated is None
+    assert path.read_bytes() == source
+
+
+def test_an_error_on_the_tag_line_is_shifted_by_the_tag() -> None:
+    result = migrate_bytes(
+        b'<script lang="ts">client.getPendingInterrupts(</script>\n', "A.vue", Options()
+    )
+    assert result.status is FileStatus.FAILED
+    assert (result.error_line, result.error_column) == (1, 19)
+
+
+def test_an_unclosed_script_block_is_a_syntax_error_at_its_tag() -> None:
+    source = b"<template/>\n  <script>\nclient.getPendingInterrupts()\n"
+    result = migrate_bytes(source, "A.vue", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.error == "syntax error: <script> is never closed"
+    assert (result.error_line, result.error_column) == (2, 3)
+
+
+TEMPLATE_USES_PENDING = b"""<script setup lang="ts">
+import { useChat } from '@tanstack/ai-vue'
+const { messages, pendingInterrupts } = useChat({ tools })
+</script>
+
+<template>
+  <ul><li v-for="item in pendingInterrupts" :key="item.id">{{ item.id }}</li></ul>
+</template>
+"""
+
+
+def test_a_name_the_template_uses_is_never_dropped_from_the_script() -> None:
+    # Alone, the script's rewrite renames the unused `pendingInterrupts` binding.
+    alone = migrate_bytes(TEMPLATE_USES_PENDING.split(b"\n\n")[0] + b"\n", "Alone.vue", Options())
+    assert alone.updated is not None
+    assert b"pendingInterrupts" not in alone.updated
+
+    result = migrate_bytes(TEMPLATE_USES_PENDING, "Pending.vue", Options())
+    assert result.updated is None  # the template still reads `pendingInterrupts`
+    assert result.status is FileStatus.UNCHANGED
+    assert where(result.sites) == [("AG002", 3, 19, "todo"), ("AG002", 7, 26, "todo")]
+    script_site, markup_site = result.sites
+    assert script_site.message.endswith(
+        "not applied: the markup uses pendingInterrupts, migrate markup and script together"
+    )
+    assert markup_site.message == (
+        "pendingInterrupts in the markup: agui rewrites only the script, change this by hand"
+    )
+    assert not any(site.marked for site in result.sites)
+
+
+def test_markup_calls_are_reported_and_the_script_still_migrates() -> None:
+    source = b"""<script lang="ts">
+  import { ChatClient } from '@tanstack/ai-client'
+  const client = new ChatClient({ tools: [t.client()] })
+  const n = client.getPendingInterrupts().length
+</script>
+
+<button on:click={() => client.addToolApprovalResponse({ id, approved: true })}>ok</button>
+<!-- addToolApprovalResponse in a comment is nobody's call -->
+<p class="approval-requested">{n}</p>
+"""
+    result = migrate_bytes(source, "A.svelte", Options())
+    assert result.updated == source.replace(b"getPendingInterrupts", b"getInterrupts")
+    assert where(result.sites) == [
+        ("AG003", 4, 20, "rewritten"),
+        ("AG001", 7, 32, "todo"),
+        ("AG006", 9, 11, "todo"),
+    ]
+    # Only the selected rules' names are reported.
+    only = migrate_bytes(source, "A.svelte", Options(rules=frozenset({Rule.AG003})))
+    assert where(only.sites) == [("AG003", 4, 20, "rewritten")]
+
+
+def test_use_chat_from_the_vue_binding_keeps_its_todo() -> None:
+    source = b"""<script setup lang="ts">
+import { useChat } from '@tanstack/ai-vue'
+const { addToolApprovalResponse } = useChat({ tools })
+async function approve(id: string) {
+  await addToolApprovalResponse({ id, approved: true })
+}
+</script>
+"""
+    result = migrate_bytes(source, "A.vue", Options())
+    assert result.updated is not None
+    assert [s.action for s in result.sites] == [Action.TODO]
+    assert b"// TODO(agui): AG001" in result.updated
+    assert outside(result.updated) == outside(source)
+    again = migrate_bytes(result.updated, "A.vue", Options())
+    assert again.status is FileStatus.UNCHANGED
+    assert [s.marked for s in again.sites] == [True]
+
+
+def test_discovery_and_the_prefilter_take_components(tmp_path: Path) -> None:
+    for name in ("a/App.vue", "a/B.svelte", "a/c.ts", "a/notes.html"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"<p>hi</p>\n")
+    found = sorted(p.relative_to(tmp_path).as_posix() for p in discover([tmp_path], ()))
+    assert found == ["a/App.vue", "a/B.svelte", "a/c.ts"]
+    results = run([str(tmp_path / "a/App.vue")], Options())
+    assert [r.status for r in results] == [FileStatus.SKIPPED]
+
+
+# -- random components --------------------------------------------------------------------
+
+BODIES = st.sampled_from(
+    (
+        "",
+        "\n",
+        "\nconst n = 1\n",
+        "\r\nlet x = 'é'\r\n",
+        "\nconst n = client.getPendingInterrupts()\n",
+        "client.getPendingInterrupts()",
+        "\nconst { pendingInterrupts } = chat\nconsole.log(pendingInterrupts)\n",
+        "\nconst { pendingInterrupts } = useChat()\n",
+        "\nawait client.addToolApprovalResponse({ id, approved: true })\n",
+        "\nclient.resumeInterrupts([])\n",
+        "\nif (e.type === 'approval-requested') f(e)\n",
+        "\nconst broken = (\n",
+    )
+)
+MARKUP = st.lists(
+    st.sampled_from(
+        (
+            "<template>",
+            "</template>",
+            "\n",
+            "\r\n",
+            " ",
+            "<p>",
+            "{{ x }}",
+            "{x}",
+            '@click="approve(id)"',
+            "pendingInterrupts",
+            "addToolApprovalResponse",
+            "-->",
+            "<!-- <script>client.getPendingInterrupts()</script> -->",
+            "<style>p { color: red }</style>",
+            "é",
+        )
+    ),
+    max_size=6,
+).map("".join)
+TAGS = st.sampled_from(
+    (
+        "<script>",
+        '<script lang="ts">',
+        "<script setup lang='ts'>",
+        "<script lang=tsx>",
+        "<script module>",
+    )
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(MARKUP, TAGS, BODIES), min_size=1, max_size=3), MARKUP, st.booleans())
+def test_random_components_change_only_bodies_with_a_trigger(
+    parts: list[tuple[str, str, str]], tail: str, bom: bool
+) -> None:
+    source = (
+        (codecs.BOM_UTF8 if bom else b"")
+        + "".join(markup + tag + body + "</script>" for markup, tag, body in parts).encode()
+        + tail.encode()
+    )
+    bodies = [body.encode() for _, _, body in parts]
+    layout = scan(source)
+    assert [source[b.start : b.end] for b in layout.blocks] == bodies
+
+    result = migrate_bytes(source, "Random.vue", Options())
+    if result.updated is None:
+        return
+    after = scan(result.updated)
+    assert outside(result.updated) == outside(source)
+    keys = triggers(Options().rules)
+    for body, block in zip(bodies, after.blocks, strict=True):
+        if not any(key in body for key in keys):
+            assert result.updated[block.start : block.end] == body
+    again = migrate_bytes(result.updated, "Random.vue", Options())
+    assert again.updated is None
+
+
+def test_splice_replaces_only_the_given_bodies() -> None:
+    source = b"<a><script>1</script><b><script>2</script><c>"
+    _, second = scan(source).blocks
+    assert second == ScriptBlock(32, 33, "javascript")
+    assert splice(source, [(second, b"two")]) == b"<a><script>1</script><b><script>two</script><c>"
+    assert splice(source, []) == source
