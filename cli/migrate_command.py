@@ -1,4 +1,5 @@
-"""`agui migrate`: rewrite Python call sites of the legacy approval API to interrupts.
+"""`agui migrate`: rewrite call sites of the legacy approval API to interrupts (Python,
+TypeScript/JavaScript, and the scripts of Vue/Svelte components).
 
 Presentation only: options, config, the output format and the exit code live here;
 discovery, rules and rendering of machine formats live in `codemods`.
@@ -59,7 +60,8 @@ def migrate(
     check: bool = typer.Option(
         False,
         "--check",
-        help="Print only the summary; exit 1 when a file would change or needs a new TODO.",
+        help="Print only the summary; exit 1 when a file would change or needs a new TODO "
+        "(a component's markup naming the legacy API included).",
     ),
     select: list[str] = typer.Option(
         [],
@@ -111,7 +113,8 @@ def migrate(
     ),
 ) -> None:
     """Rewrite legacy approval call sites (add_tool_approval_response, pending_interrupts,
-    resume_interrupts, ...) to the interrupt API. Dry run by default: prints a diff.
+    resume_interrupts, ...) to the interrupt API. Reads .py and .ts/.tsx/.js/.jsx files
+    and the <script> blocks of .vue/.svelte components. Dry run by default: prints a diff.
 
     Exit codes: 0 done; 1 --check found changes or new TODOs; 2 a file failed or bad usage.
     """
