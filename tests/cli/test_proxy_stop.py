@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.listening import listening_url
 from tests.resume_http import Route, scripted_server
 
 FIRST = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
@@ -46,10 +47,9 @@ def start_proxy(upstream: str, record: Path) -> tuple[subprocess.Popen[str], str
         text=True,
     )
     assert process.stderr is not None
-    for _ in range(5):
-        line = process.stderr.readline()
-        if "listening on" in line:
-            return process, line.split("listening on ", 1)[1].split()[0]
+    url = listening_url(process.stderr, 5)
+    if url is not None:
+        return process, url
     process.kill()
     process.communicate()
     raise AssertionError("the proxy did not start")

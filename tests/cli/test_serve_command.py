@@ -21,6 +21,7 @@ from cli.app import app
 from cli.serve import ServeRequest, render_request, run_serve
 from replay.serve.request_log import RequestLog, Result
 from replay.serve.server import ReplayServer
+from tests.listening import listening_url
 
 NATIVE = Path(__file__).resolve().parent.parent / "fixtures" / "recordings" / "native"
 CASE = NATIVE / "tool-approval.approve"
@@ -122,12 +123,7 @@ def test_the_command_serves_until_ctrl_c(tmp_path: Path) -> None:
     )
     try:
         assert process.stderr is not None
-        url = ""
-        for _ in range(5):
-            line = process.stderr.readline()
-            if "listening on" in line:
-                url = line.split("listening on ", 1)[1].split()[0]
-                break
+        url = listening_url(process.stderr, 5) or ""
         assert url.startswith("http://127.0.0.1:")
         response = httpx.post(url + "/api/chat", json=request_body(), timeout=5)
         assert response.status_code == 200

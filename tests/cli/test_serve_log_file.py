@@ -20,6 +20,7 @@ import pytest
 
 from cli.serve import ServeRequest, run_serve
 from replay.wire.errors import InvalidRequest
+from tests.listening import listening_url
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RUN = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
@@ -60,12 +61,7 @@ def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> N
     )
     try:
         assert process.stderr is not None
-        url = ""
-        for _ in range(5):
-            line = process.stderr.readline()
-            if "listening on" in line:
-                url = line.split("listening on ", 1)[1].split()[0]
-                break
+        url = listening_url(process.stderr, 5) or ""
         answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(6)]
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=15)

@@ -26,6 +26,7 @@ from replay.proxy.server import ProxyServer
 from replay.serve.serve_options import FAST, Pace, ServeOptions
 from replay.serve.served_runs import load_recording
 from replay.serve.server import ReplayServer
+from tests.listening import listening_url
 
 CASE = Path(__file__).resolve().parent.parent.parent / "fixtures" / "recordings" / "native"
 RUN = str(CASE / "tool-approval.approve.run1.sse")
@@ -120,10 +121,9 @@ def _start(args: list[str]) -> tuple[subprocess.Popen[str], int]:
         text=True,
     )
     assert process.stderr is not None
-    for _ in range(6):
-        line = process.stderr.readline()
-        if "listening on" in line:
-            return process, int(line.split("listening on ", 1)[1].split()[0].rsplit(":", 1)[1])
+    url = listening_url(process.stderr)
+    if url is not None:
+        return process, int(url.rsplit(":", 1)[1])
     process.kill()
     raise AssertionError("the server did not start")
 
