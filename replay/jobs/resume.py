@@ -521,8 +521,8 @@ def _keep_recording(
     if not whole and received == 0:
         recorder.discard()
         return None
-    sse_path, request_path = record_paths(recorder.path if whole else partial_path(recorder.path))
-    recorder.commit(sse_path)
+    recorder.commit(recorder.path if whole else partial_path(recorder.path))
+    sse_path, request_path = record_paths(recorder.path)  # (a device keeps its name)
     write_atomic(request_path, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode())
     return sse_path, request_path
 

@@ -330,9 +330,10 @@ class AtomicFile:
 
     @path.setter
     def path(self, target: Path) -> None:
-        """Commit under another name in the same directory (a `.partial.sse`, say)."""
-        self._path = target
-        self._out.retarget(target)
+        """Commit under another name in the same directory (a `.partial.sse`, say); a
+        device or FIFO written straight keeps its name (the bytes are in it already)."""
+        if self._out.retarget(target):
+            self._path = target
 
     def write(self, data: bytes) -> None:
         self._out.write(data)

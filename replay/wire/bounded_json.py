@@ -35,7 +35,7 @@ def loads(text: str | bytes) -> Any:
     """
     try:
         return event_json.from_json(text)
-    except ValueError:
+    except (ValueError, TypeError):  # TypeError: a lone surrogate, which it cannot read
         pass
     try:
         value = json.loads(text)

@@ -142,15 +142,35 @@ class OutputFile:
             self._forget_temp()
             raise
 
-    def retarget(self, path: str | os.PathLike[str]) -> None:
-        """Commit to `path` instead: a new file beside the temp file (the proxy keeps an
-        unfinished recording under a `.partial` name). Only before `commit()`."""
+    def retarget(self, path: str | os.PathLike[str]) -> bool:
+        """Commit to `path` instead, a name beside the target (an unfinished recording
+        is kept as `.partial`); only before `commit()`. False when the bytes already
+        went straight into a device, FIFO or stdout: they stay there. What stands at
+        `path` is checked as opening it checks: not a regular file, read-only, or a link
+        out of the target's directory is refused (an `OSError` naming `path`)."""
         path = os.fspath(path)
-        target = os.path.realpath(path)
         beside = self._temp if self._temp is not None else self._target
-        if beside is None or os.path.dirname(target) != os.path.dirname(beside):
-            raise ValueError(f"{path}: can only move to a new name beside {self.path}")
-        self.path, self._target, self._mode, self._in_place = path, target, None, False
+        if beside is None:
+            return False
+        with _naming(path):
+            try:
+                info: os.stat_result | None = os.stat(path)
+            except FileNotFoundError:
+                info = None
+            if info is not None:
+                if not stat.S_ISREG(info.st_mode):
+                    raise OSError(errno.EINVAL, "not a regular file: nothing is moved onto it")
+                _refuse_read_only(info)
+            _refuse_foreign_links(path)
+            target = os.path.realpath(path)
+            if os.path.dirname(target) != os.path.dirname(beside):
+                raise OSError(errno.EXDEV, f"not beside {self.path}")
+            if info is not None and self._shared_directory is not None:
+                _refuse_foreign_file(info, self._shared_directory)
+        self.path, self._target = path, target
+        self._mode = None if info is None else stat.S_IMODE(info.st_mode)
+        self._in_place = info is not None and info.st_nlink > 1
+        return True
 
     def write(self, data: bytes) -> None:
         with _naming(self.path):

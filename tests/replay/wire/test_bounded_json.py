@@ -32,6 +32,11 @@ def test_deeper_nesting_is_a_value_error_not_a_recursion_error(depth: int) -> No
 
 def test_what_json_loads_takes_is_taken() -> None:
     assert loads('"\\ud800"') == "\ud800"  # a lone surrogate: pydantic-core refuses it
+    # A text holding one raw (a string decoded from JSON before): pydantic-core cannot
+    # even read it (a TypeError); json.loads can.
+    assert loads('{"a": "\ud800"}') == {"a": "\ud800"}
+    with pytest.raises(ValueError):  # noqa: PT011 - any invalid JSON
+        loads("\ud800")
     assert math.isnan(loads("NaN"))
     with pytest.raises(ValueError):  # noqa: PT011 - any invalid JSON
         loads("{")

@@ -73,3 +73,48 @@ def test_stale_temp_files_are_recognised_by_a_dead_pid(tmp_path: Path) -> None:
     for path in (stale, live, foreign):
         path.write_bytes(b"")
     assert list(stale_temp_files(tmp_path)) == [stale]
+
+
+def test_a_retarget_moves_the_bytes_to_a_new_name_beside(tmp_path: Path) -> None:
+    out = OutputFile(tmp_path / "run.sse")
+    out.write(b"cut\n")
+    assert out.retarget(tmp_path / "run.partial.sse")
+    out.commit()
+    assert sorted(os.listdir(tmp_path)) == ["run.partial.sse"]
+    assert (tmp_path / "run.partial.sse").read_bytes() == b"cut\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_retarget_onto_what_is_no_regular_file_or_read_only_is_refused(tmp_path: Path) -> None:
+    # As opening refuses them: a FIFO (or directory) there is never replaced by a file,
+    # and a read-only file is not rewritten.
+    os.mkfifo(tmp_path / "fifo.partial.sse")
+    (tmp_path / "dir.partial.sse").mkdir()
+    locked = tmp_path / "locked.partial.sse"
+    locked.write_bytes(b"keep\n")
+    locked.chmod(0o444)
+    for name, words in (("fifo", "not a regular file"), ("dir", "not a regular file")):
+        out = OutputFile(tmp_path / f"{name}.sse")
+        with pytest.raises(OSError, match=words) as refused:
+            out.retarget(tmp_path / f"{name}.partial.sse")
+        assert refused.value.filename == str(tmp_path / f"{name}.partial.sse")
+        out.discard()
+    out = OutputFile(tmp_path / "locked.sse")
+    with pytest.raises(PermissionError, match="read-only"):
+        out.retarget(locked)
+    out.discard()
+    assert locked.read_bytes() == b"keep\n"
+    assert sorted(os.listdir(tmp_path)) == [
+        "dir.partial.sse",
+        "fifo.partial.sse",
+        "locked.partial.sse",
+    ]
+
+
+def test_bytes_written_straight_into_a_device_stay_there_on_a_retarget() -> None:
+    out = AtomicFile(Path(os.devnull))
+    out.write(b"cut\n")
+    out.path = Path(os.devnull + ".partial")  # what a cut response asks for
+    out.commit()
+    assert out.path == Path(os.devnull)
+    assert not Path(os.devnull + ".partial").exists()
