@@ -29,7 +29,9 @@ LONGEST_NUMBER: Final = 4300
 """pydantic-core refuses a number with more digits than this before its point ("number
 out of range"), where `json.loads` reads a float of them as infinity."""
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-_LONG_DIGITS: Final = re.compile(f"[0-9]{{{LONGEST_NUMBER + 1}}}")
+_LONG_DIGITS: Final = re.compile(f"(?<![0-9])[0-9]{{{LONGEST_NUMBER + 1}}}")
+"""A run of digits is tried once, from its first digit (a search from every digit of a
+long run costs its length squared)."""
 _budget = [JSON_BUDGET]
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -142,3 +143,20 @@ def test_json_goes_first_only_until_the_budget_is_spent(monkeypatch: pytest.Monk
     event_json.from_json("{}")
     event_json.from_json("{}")
     assert not event_json.json_first()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    runs=st.lists(
+        st.tuples(st.integers(0, event_json.LONGEST_NUMBER + 3), st.sampled_from(["x", '"', "."])),
+        max_size=4,
+    )
+)
+def test_a_long_digit_run_is_found_as_a_search_from_every_digit_finds_it(
+    runs: list[tuple[int, str]],
+) -> None:
+    # The pattern starts only at a run's first digit (else a long line of digits costs
+    # its length squared); it must find exactly the runs the plain pattern finds.
+    text = "".join("7" * length + after for length, after in runs)
+    plain = re.compile(f"[0-9]{{{event_json.LONGEST_NUMBER + 1}}}")
+    assert bool(event_json._LONG_DIGITS.search(text)) == bool(plain.search(text))
