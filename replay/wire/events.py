@@ -170,7 +170,12 @@ def parse_frames(
     noticed = [False]
     parse = event_json.parser()
     for index, frame in enumerate(frames, start_index):
-        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
+        if (
+            type(frame) is tuple
+            and frame[0][:1] == "{"
+            and len(frame[0]) <= MAX_EVENT_SIZE
+            and not may_spell_javascript_literals(frame[0])
+        ):
             text = frame[0]
             try:
                 data = parse(text)
@@ -238,7 +243,7 @@ def _parse_message(
             reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
             out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))
             return out
-    if ("NaN" in text or "Infinity" in text) and (literal := javascript_refused(text)):
+    if may_spell_javascript_literals(text) and (literal := javascript_refused(text)):
         what = f"invalid JSON: {literal} is not JSON (TanStack's client, with JSON.parse, throws)"
         out.append(Problem("invalid-json", Severity.ERROR, what, location))
         return out
@@ -249,6 +254,13 @@ def _parse_message(
         return out
     out.append(RawEvent(location, data, text, message.kind))
     return out
+
+
+def may_spell_javascript_literals(text: str) -> bool:
+    """Whether the text spells `NaN` or `Infinity` anywhere: a literal of them parses in
+    Python but not in JavaScript, so such a text goes the per-message way
+    (`javascript_refused` tells a literal from the word inside a string)."""
+    return "NaN" in text or "Infinity" in text
 
 
 class _Refused(Exception):
@@ -451,8 +463,7 @@ def plain_events(
             and len(frame[0]) <= MAX_EVENT_SIZE
             # (a `NaN`/`Infinity` literal, which Python parses, is the per-message
             # path's to report; the word inside a string costs only that detour)
-            and "NaN" not in frame[0]
-            and "Infinity" not in frame[0]
+            and not may_spell_javascript_literals(frame[0])
         ):
             try:
                 data = parse(frame[0])

@@ -94,3 +94,13 @@ def test_a_large_file_read_in_pieces_says_what_the_plain_reader_says(
     assert pieces.exit_code == (0 if value == "1e400" else 1)
     if value != "1e400":
         assert pieces.stderr.count(f"{value} is not JSON") == 2
+
+
+@pytest.mark.parametrize("args", [[], ["--native"], ["--json"], ["--native", "--json"]])
+def test_every_way_of_checking_reports_the_literal(tmp_path: Path, args: list[str]) -> None:
+    # `--native` reads frames through another fast path than `--check` alone: each one
+    # must leave a text spelling NaN to the per-message step that reports it.
+    recording = _recording(tmp_path / "nan.sse", "NaN")
+    result = CliRunner().invoke(app, ["replay", "--check", *args, str(recording)])
+    assert result.exit_code == 1
+    assert (result.stdout + result.stderr).count("NaN is not JSON") == 2
