@@ -242,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     """Write the table (atomically: a half-written table would break every import of
     it), or with `--check` only say whether the committed one is up to date."""
     import argparse
-    import os
+
+    from replay.wire.output_file import write_output  # through a symlink, mode kept
 
     parser = argparse.ArgumentParser(
         prog="python -m replay.wire.event_schema_gen",
@@ -264,9 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if current == table:
         return 0
-    temporary = TABLE_PATH.with_name(f".{TABLE_PATH.name}.tmp")
-    temporary.write_text(table, encoding="utf-8")
-    os.replace(temporary, TABLE_PATH)
+    write_output(TABLE_PATH, table.encode("utf-8"))
     print(f"{TABLE_PATH}: regenerated", file=sys.stderr)
     return 0
 

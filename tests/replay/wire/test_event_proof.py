@@ -223,3 +223,17 @@ def test_the_generator_checks_or_rewrites_a_stale_table_and_help_writes_nothing(
     assert stale.read_text("utf-8") == event_schema_gen.render()
     assert event_schema_gen.main(["--check"]) == 0
     assert [path.name for path in tmp_path.iterdir()] == ["event_schema_table.py"]
+
+
+def test_the_generator_writes_through_a_symlinked_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tmp_path / "real.py"
+    real.write_text("TABLE = {}\n", encoding="utf-8")
+    link = tmp_path / "event_schema_table.py"
+    link.symlink_to(real)
+    monkeypatch.setattr(event_schema_gen, "TABLE_PATH", link)
+    assert event_schema_gen.main([]) == 0
+    assert link.is_symlink()
+    assert real.read_text("utf-8") == event_schema_gen.render()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["event_schema_table.py", "real.py"]
