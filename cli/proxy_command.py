@@ -146,12 +146,9 @@ def _check_redact(names: list[str]) -> None:
 
 def _without_password(url: str) -> str:
     """`url` with a `user:password@` password shown as `***` (even in a broken URL)."""
-    from urllib.parse import urlsplit
+    from replay.resume.client import url_password
 
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        password = None
+    password = url_password(url)
     return url.replace(f":{password}@", ":***@") if password else url
 
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import typer
 
@@ -123,13 +122,14 @@ def _masked(console: Console, mask: Any) -> Console:
 def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> ExitCode:
     """Run the resume job and present it; known failures raise `AguiError`s."""
     from replay.jobs.resume import Refused, Sent, Unanswered, request_headers, resume_run
+    from replay.resume.client import url_password
     from replay.resume.secret_mask import SecretMask
 
     ctx = context or ResumeContext()
     # The job checks the headers again before any I/O; here they name what to mask.
     job = options.job
     headers = request_headers(job.headers, job.header_env, ctx.environ)
-    mask = SecretMask.of([*(value for _name, value in headers), urlsplit(job.url).password])
+    mask = SecretMask.of([*(value for _name, value in headers), url_password(job.url)])
     if mask.secrets:
         ctx = replace(ctx, out=_masked(ctx.out, mask), err=_masked(ctx.err, mask))
     interactive = options.interactive

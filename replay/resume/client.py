@@ -57,16 +57,31 @@ class ResponseInfo:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+def url_password(url: str) -> str | None:
+    """The password of a `user:password@` URL, also in one too broken to post (an
+    unclosed IPv6 bracket): it must be masked wherever the URL is shown."""
+    try:
+        return urlsplit(url).password
+    except ValueError:
+        authority = url.partition("://")[2].partition("/")[0]
+        userinfo, at, _ = authority.rpartition("@")
+        password = userinfo.partition(":")[2] if at else ""
+        return password or None
+
+
 def display_url(url: str) -> str:
     """The URL without any `user:password@` part, safe to print."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unclosed IPv6 bracket: the credentials are cut out by hand
+        scheme, separator, rest = url.partition("://")
+        authority, slash, tail = rest.partition("/")
+        return f"{scheme}{separator}{authority.rsplit('@', 1)[-1]}{slash}{tail}"
+    if "@" not in parts.netloc:
         return url
-    host = parts.hostname or ""
-    if ":" in host:  # an IPv6 address keeps its brackets
-        host = f"[{host}]"
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
+    # What follows the last `@` as written: a port that is not a number, or an
+    # unbracketed IPv6 host, is shown as it is rather than refused here.
+    host = parts.netloc.rsplit("@", 1)[1]
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
 
@@ -132,9 +147,7 @@ def request_headers(request: HttpRequest) -> dict[str, str]:
 
 def request_mask(request: HttpRequest) -> SecretMask:
     """The secrets of a request: every user header value and any password in the URL."""
-    return SecretMask.of(
-        [*(value for _name, value in request.headers), urlsplit(request.url).password]
-    )
+    return SecretMask.of([*(value for _name, value in request.headers), url_password(request.url)])
 
 
 def transport_failure(

@@ -111,3 +111,20 @@ def test_the_refusal_comes_before_reading_an_answers_file(tmp_path: Path) -> Non
     assert result.exit_code == 2
     assert "AGUI_TOKEN holds a line break" in result.stderr
     assert "missing.json" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://ada:SECRET123@127.0.0.1:99999/api", "Port out of range 0-65535"),
+        ("http://ada:SECRET123@[::1:80/api", "Invalid IPv6 URL"),
+    ],
+)
+def test_a_broken_url_with_a_password_is_refused_without_showing_it(url: str, reason: str) -> None:
+    result = invoke("--from", APPROVAL_RUN1, "--cancel-all", "--url", url)
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    said = result.stdout + result.stderr  # type: ignore[attr-defined]
+    assert said.count("\n") == 1
+    assert reason in said
+    assert "SECRET123" not in said
+    assert "Traceback" not in said

@@ -93,6 +93,9 @@ def test_credentials_in_the_url_are_never_shown() -> None:
         "https://example.com:8443/api?x=1"
     )
     assert display_url("http://127.0.0.1:8000/api/chat") == "http://127.0.0.1:8000/api/chat"
+    # A URL too broken to post is still shown without them (it is named in the refusal).
+    assert display_url("http://u:p@ss@h:99999/x") == "http://h:99999/x"
+    assert display_url("http://u:pw@[::1:80/") == "http://[::1:80/"
 
 
 def test_header_parsing_keeps_values_out_of_errors() -> None:
