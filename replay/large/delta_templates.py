@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic_core import from_json, to_json
+from pydantic_core import to_json
 
+from replay.wire.delta_run import string_content
 from replay.wire.event_schema_table import TABLE
 
 
@@ -126,7 +127,7 @@ class DeltaTemplates:
             end,
             piece.count(b"\n", at, end) >> 1,  # a frame: a text with no LF, and two LFs
             kind,
-            stream_id.decode() if b"\\" not in stream_id else _decoded(stream_id),
+            string_content(stream_id),
             opened,
             match.start(end_group) >= 0,
         )
@@ -185,15 +186,6 @@ class DeltaTemplates:
 Stretch = tuple[int, int, str, str, bool, bool]
 """(end byte, frame count, delta kind, stream id, opens with the start event, closes
 with the end event)."""
-
-
-def _decoded(raw: bytes) -> str:
-    """The value of JSON string content (escapes resolved)."""
-    if b"\\" in raw:
-        value = from_json(b'"' + raw + b'"')
-        assert isinstance(value, str)
-        return value
-    return raw.decode()
 
 
 def _frame_pattern(family: Family, data: dict[str, Any], name: str, *, first: bool) -> bytes | None:

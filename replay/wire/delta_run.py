@@ -28,13 +28,18 @@ def stretch_deltas(texts: bytes, start: int = 0, end: int | None = None) -> str:
     end event that has no `delta` key (whoever groups a stretch without its deltas
     makes sure of that).
     """
-    parts = _DELTA.findall(texts, start, len(texts) if end is None else end)
-    joined = b"".join(parts)
-    if b"\\" not in joined:
-        return joined.decode()
+    stop = len(texts) if end is None else end
+    return string_content(b"".join(_DELTA.findall(texts, start, stop)))
+
+
+def string_content(raw: bytes) -> str:
+    """The value of a JSON string's content as written between its quotes (escapes
+    resolved)."""
+    if b"\\" not in raw:
+        return raw.decode()
     from pydantic_core import from_json  # stretches come from pieces, which load it
 
-    value = from_json(b'"' + joined + b'"')
+    value = from_json(b'"' + raw + b'"')
     assert isinstance(value, str)
     return value
 
