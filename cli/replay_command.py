@@ -28,7 +28,6 @@ from cli.errors import ExitCode, handled_errors, stderr, stderr_line, stderr_pri
 from cli.stdout import write_utf8
 from cli.visible_text import visible
 from replay.serve.pacing import FAST, Pace, Pacer, Sleep
-from replay.wire import bounded_json
 from replay.wire.errors import InvalidRequest, UnreadableInput
 
 if TYPE_CHECKING:
@@ -83,25 +82,17 @@ class ReplayOptions:
 
 
 def load_tools(path: Path) -> list[dict[str, Any]]:
-    """Tool declarations for `--native`: a JSON array, or an object with a `tools` array."""
-    try:
-        data = bounded_json.loads(path.read_bytes().decode("utf-8", errors="replace"))
-    except FileNotFoundError:
-        raise UnreadableInput(f"{path}: no such file") from None
-    except OSError as error:
-        raise UnreadableInput(f"{path}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise InvalidRequest(f"{path}: not valid JSON ({error})") from None
-    tools = data.get("tools") if isinstance(data, dict) else data
-    if not isinstance(tools, list) or not all(isinstance(tool, dict) for tool in tools):
-        raise InvalidRequest(f"{path}: expected a JSON array of tool objects (or {{tools: [...]}})")
-    from replay.interrupts.descriptors import InvalidTools, parse_tools
+    """Tool declarations for `--native`: a JSON array, or an object with a `tools` array
+    (`replay.interrupts.descriptors.load_tools`, whose refusals name the file)."""
+    from replay.interrupts.descriptors import InvalidTools
+    from replay.interrupts.descriptors import load_tools as read_tools
 
-    try:  # checked here, so a refusal names the file (as `agui translate --tools` does)
-        parse_tools(tools)
+    try:
+        return read_tools(path)
     except InvalidTools as error:
-        raise InvalidRequest(f"{path}: {error}") from None
-    return tools
+        if not path.exists():
+            raise UnreadableInput(f"{path}: no such file") from None
+        raise InvalidRequest(str(error)) from None
 
 
 def run_replay(
