@@ -17,7 +17,6 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -313,6 +312,7 @@ def _check_record(record: str, sources: list[str], inputs: list[Path]) -> None:
     """Refuse a `--record` that cannot be written, or would replace what this run reads,
     before anything is sent: a continuation is posted once, and a recording written
     over `--from` loses the paused run a retry needs."""
+    from cli.overwrites import overwritten_input
     from replay.resume.client import partial_path, record_paths
     from replay.wire.recording import STDIN, sidecar_request_path
 
@@ -329,14 +329,12 @@ def _check_record(record: str, sources: list[str], inputs: list[Path]) -> None:
             if sidecar is not None:
                 read.append(sidecar)
     written = [*record_paths(out), *record_paths(partial_path(out))]
-    for target in written:
-        for path in read:
-            with suppress(OSError):
-                if os.path.samefile(target, path):
-                    raise InvalidRequest(
-                        f"--record {record} would write over {path}, which this resume"
-                        " reads; record to another file"
-                    )
+    same = overwritten_input(written, read)
+    if same is not None:
+        raise InvalidRequest(
+            f"--record {record} would write over {same[1]}, which this resume reads;"
+            " record to another file"
+        )
 
 
 def _next_command(options: ResumeOptions, run: Any, recorded: Path | None) -> str:

@@ -179,15 +179,13 @@ def run_serve(
 
 def _refuse_log_over_recording(log: Path, recordings: Sequence[str]) -> None:
     """`--log` naming a recording being served would append request lines to it."""
-    import os
+    from cli.overwrites import overwritten_input
 
-    for name in recordings:
-        with suppress(OSError):
-            if name != "-" and os.path.samefile(log, name):
-                raise InvalidRequest(
-                    f"--log: {log} is a recording being served; its requests would be"
-                    " appended to it: log to another file"
-                )
+    if overwritten_input([log], [name for name in recordings if name != "-"]):
+        raise InvalidRequest(
+            f"--log: {log} is a recording being served; its requests would be"
+            " appended to it: log to another file"
+        )
 
 
 def _announce(
