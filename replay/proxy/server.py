@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from replay.proxy.app import Logger, ProxyOptions, build_proxy_app
 from replay.proxy.live_check import LiveChecker
 from replay.resume.client import display_url
-from replay.web.listener import BackgroundServer, bind, is_loopback
+from replay.web.listener import BackgroundServer, bind, host_port, is_loopback
 from replay.web.streaming import StopSignal
 from replay.wire.errors import InvalidRequest
 
@@ -74,10 +74,9 @@ class ProxyServer:
         bound = int(sock.getsockname()[1])
         if loops_back(options.upstream, host, bound):
             sock.close()
-            shown = f"[{host}]" if ":" in host else host
             raise InvalidRequest(
                 f"--upstream {display_url(options.upstream)} is this proxy's own address"
-                f" ({shown}:{bound}): every request would come back to it; listen on"
+                f" ({host_port(host, bound)}): every request would come back to it; listen on"
                 " another port"
             )
         app = build_proxy_app(options, stopping=stopping, logger=logger, checker=checker)
@@ -93,8 +92,7 @@ class ProxyServer:
 
     @property
     def url(self) -> str:
-        host = self.host
-        return f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
+        return f"http://{host_port(self.host, self.port)}"
 
     @property
     def loopback(self) -> bool:

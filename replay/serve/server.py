@@ -16,7 +16,7 @@ from replay.serve.request_log import RequestLog
 from replay.serve.serve_options import ServeOptions
 from replay.serve.served_runs import Recording, load_recording
 from replay.serve.service import ReplayService, new_message_id
-from replay.web.listener import BackgroundServer, bind
+from replay.web.listener import BackgroundServer, bind, host_port
 from replay.web.listener import is_loopback as is_loopback
 from replay.web.streaming import StopSignal
 
@@ -66,8 +66,7 @@ class ReplayServer:
 
     @property
     def url(self) -> str:
-        host = self.host
-        return f"http://[{host}]:{self.port}" if ":" in host else f"http://{host}:{self.port}"
+        return f"http://{host_port(self.host, self.port)}"
 
     @property
     def loopback(self) -> bool:

@@ -49,9 +49,15 @@ def bind(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
         sock.listen(backlog)
     except OSError as error:
         sock.close()
-        shown = f"[{host}]" if ":" in host else host  # as it is written back: [::1]:8000
-        raise AguiError(f"cannot listen on {shown}:{port}: {error.strerror or error}") from None
+        raise AguiError(
+            f"cannot listen on {host_port(host, port)}: {error.strerror or error}"
+        ) from None
     return sock
+
+
+def host_port(host: str, port: int) -> str:
+    """`host:port` as an address is written back, an IPv6 host in brackets: `[::1]:8000`."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _silence_uvicorn() -> None:
