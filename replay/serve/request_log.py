@@ -6,8 +6,10 @@ The CLI renders `RequestLog` records; `--log` appends them to a file with `JsonL
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import threading
 from dataclasses import dataclass
 from enum import StrEnum
@@ -83,6 +85,11 @@ class JsonLinesLog:
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
         try:
+            with contextlib.suppress(FileNotFoundError):
+                info = os.stat(self._path)
+                if stat.S_ISREG(info.st_mode) and not stat.S_IMODE(info.st_mode) & 0o222:
+                    # Refused even by root (who could), as every output agui writes is.
+                    raise PermissionError(errno.EACCES, "read-only file")
             self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except OSError as error:
             raise UnreadableInput(

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from cli.serve import ServeRequest, run_serve
-from replay.wire.errors import InvalidRequest
+from replay.wire.errors import InvalidRequest, UnreadableInput
 from tests.listening import listening_url
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -49,6 +49,16 @@ def test_a_log_naming_a_served_recording_is_refused(name: str, tmp_path: Path) -
         " to it: log to another file"
     )
     assert recording.read_bytes() == before
+
+
+def test_a_read_only_log_is_refused_even_as_root(tmp_path: Path) -> None:
+    log = tmp_path / "requests.jsonl"
+    log.write_bytes(b'{"kept":true}\n')
+    log.chmod(0o444)
+    request = ServeRequest(recordings=(str(RUN),), address="0", log=log)
+    with pytest.raises(UnreadableInput, match="cannot write the log \\(read-only file\\)"):
+        run_serve(request, on_ready=lambda server: server.shutdown())
+    assert log.read_bytes() == b'{"kept":true}\n'
 
 
 def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> None:
