@@ -78,7 +78,7 @@ class Recorder:
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
         self.redact = tuple(redact)
-        self._next = self._highest() + 1
+        self._next = 1  # (`open` looks at what the directory holds each time)
 
     def _highest(self) -> int:
         """The highest number in the directory, a pending temp file's included."""
