@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Final
 
 from replay.proxy.upstream import Failure, UpstreamError
+from replay.resume.client import not_http
 from replay.wire.canonical import wire_json
 from replay.wire.sse import encode_event
 
@@ -37,7 +38,7 @@ def upstream_reason(error: Exception, url: str, *, answered: bool = True) -> str
     import httpx
 
     if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError):
-        if _garbled(error):
+        if not_http(error):
             return f"upstream {url} {REASONS[Failure.GARBLED]}"
         if not answered:
             return f"upstream {url} {REASONS[Failure.NO_ANSWER]}"
@@ -55,22 +56,6 @@ def upstream_reason(error: Exception, url: str, *, answered: bool = True) -> str
         return f"upstream {url} {REASONS[Failure.CLOSED]}"
     detail = (str(error).splitlines() or [""])[0]
     return f"upstream {url} failed ({type(error).__name__}{': ' + detail if detail else ''})"
-
-
-def _garbled(error: BaseException) -> bool:
-    """True when httpx gave up because the bytes were not HTTP: h11, its parser, said so.
-
-    Known by the module of the cause (httpcore chains h11's error), so agui needs no
-    import of h11, which is httpcore's dependency rather than ours.
-    """
-    seen: BaseException | None = error
-    while seen is not None:
-        if type(seen).__module__.split(".")[0] == "h11":
-            # h11 words a close before the declared length as "peer closed connection
-            # without sending complete message body": a cut, not a foreign protocol
-            return not str(seen).startswith("peer closed connection")
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 def run_error_frame(

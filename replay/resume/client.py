@@ -162,6 +162,23 @@ def transport_failure(
     return TransportFailure(request_mask(request).apply(str(failure)))
 
 
+def not_http(error: BaseException) -> bool:
+    """True when httpx gave up because the bytes were not HTTP: h11, its parser, said so
+    (else the connection was closed or cut).
+
+    Known by the module of the cause (httpcore chains h11's error), so agui needs no
+    import of h11, which is httpcore's dependency rather than ours.
+    """
+    seen: BaseException | None = error
+    while seen is not None:
+        if type(seen).__module__.split(".")[0] == "h11":
+            # h11 words a close before the declared length as "peer closed connection
+            # without sending complete message body": a cut, not a foreign protocol
+            return not str(seen).startswith("peer closed connection")
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def _transport_failure(
     error: Exception, request: HttpRequest, *, answered: bool = True
 ) -> TransportFailure:
@@ -171,7 +188,7 @@ def _transport_failure(
     url = display_url(request.url)
     if isinstance(error, httpx.RemoteProtocolError) and not answered:
         detail = _one_line(str(error))
-        if detail.startswith("Server disconnected without sending a response"):
+        if not not_http(error):
             return TransportFailure(
                 f"{url}: the server closed the connection without answering (the continuation"
                 " was sent and is not retried)"
