@@ -170,12 +170,9 @@ def parse_frames(
     noticed = [False]
     parse = event_json.parser()
     for index, frame in enumerate(frames, start_index):
-        if (
-            type(frame) is tuple
-            and frame[0][:1] == "{"
-            and len(frame[0]) <= MAX_EVENT_SIZE
-            and not may_spell_javascript_literals(frame[0])
-        ):
+        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
+            # (a `NaN`/`Infinity` literal is taken here: `agui translate` writes it as
+            # JSON's null; a check reports it where it validates, `decode_events`)
             text = frame[0]
             try:
                 data = parse(text)
@@ -243,9 +240,9 @@ def _parse_message(
             reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
             out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))
             return out
-    if may_spell_javascript_literals(text) and (literal := javascript_refused(text)):
-        what = f"invalid JSON: {literal} is not JSON (TanStack's client, with JSON.parse, throws)"
-        out.append(Problem("invalid-json", Severity.ERROR, what, location))
+    refused = javascript_literal_problem(text, location)
+    if refused is not None:
+        out.append(refused)
         return out
     if not isinstance(data, dict):
         kind = type(data).__name__
@@ -261,6 +258,17 @@ def may_spell_javascript_literals(text: str) -> bool:
     Python but not in JavaScript, so such a text goes the per-message way
     (`javascript_refused` tells a literal from the word inside a string)."""
     return "NaN" in text or "Infinity" in text
+
+
+def javascript_literal_problem(text: str, location: Location) -> Problem | None:
+    """The `invalid-json` finding for a text holding a `NaN`/`Infinity` literal, or None."""
+    if not may_spell_javascript_literals(text):
+        return None
+    literal = javascript_refused(text)
+    if literal is None:
+        return None
+    what = f"invalid JSON: {literal} is not JSON (TanStack's client, with JSON.parse, throws)"
+    return Problem("invalid-json", Severity.ERROR, what, location)
 
 
 class _Refused(Exception):
@@ -361,6 +369,10 @@ def decode_events(
         decoded = transform(decoded)
     for item in decoded:
         if isinstance(item, RawEvent):
+            refused = javascript_literal_problem(item.text, item.location)
+            if refused is not None:
+                yield refused
+                continue
             recorded, problem = validate_event(item)
             if problem is not None:
                 yield problem
