@@ -46,7 +46,7 @@ from replay.resume.paused_run import PausedRun, choose_run, paused_run_from, rea
 from replay.resume.secret_mask import header_value_problem
 from replay.runs.transcript import Outcome, RunTranscript, TranscriptBuilder
 from replay.wire import bounded_json
-from replay.wire.canonical import unencodable_at, wire_json
+from replay.wire.canonical import CanonicalJsonError, unencodable_at, wire_json
 from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 from replay.wire.events import RecordedEvent, decode_events
 from replay.wire.problems import Problem, Severity
@@ -246,7 +246,10 @@ def resume_run(
             return Refused(tuple(errors), history)
     run_id = job.new_run_id or (run_id_factory or new_run_id)()
     body = continuation_body(paused, resume, run_id=run_id)
-    text = wire_json(_encodable(body, ""))
+    try:
+        text = wire_json(body)
+    except (CanonicalJsonError, ValueError):  # a number JSON cannot carry: named here
+        text = wire_json(_encodable(body, ""))
     request = HttpRequest(
         url=job.url,
         body=text.encode("utf-8"),
