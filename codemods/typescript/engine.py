@@ -27,7 +27,9 @@ from codemods.typescript.document import (
     Edit,
     apply_edits,
     grammar_for,
+    line_starts,
     original_offset,
+    position_in,
 )
 from codemods.typescript.rules import RULE_ORDER
 
@@ -103,19 +105,20 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
     become TODOs, since half a migration would break the template.
     """
     bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
+    starts = line_starts(source, bom)  # the BOM is no column
     try:
         layout = scan(source)
     except UnclosedBlock as unclosed:
-        line, column = _position(source, unclosed.offset, bom)
+        line, column = position_in(source, starts, unclosed.offset)
         return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)
-    sites = list(_markup_sites(source, layout, rules, bom))
+    sites = list(_markup_sites(source, layout, rules, starts))
     bodies: list[tuple[ScriptBlock, bytes]] = []
     for block in layout.blocks:
         if block.grammar is None:
             continue
         body = source[block.start : block.end]
         outcome = migrate_body(body, block.grammar, rules, settings)
-        first_line, first_column = _position(source, block.start, bom)
+        first_line, first_column = position_in(source, starts, block.start)
         if outcome.error is not None:
             at = (outcome.error_line or 1, outcome.error_column or 1)
             line, column = _shifted(*at, first_line, first_column)
@@ -140,17 +143,6 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
     return Outcome(splice(source, bodies) if bodies else None, tuple(sites))
 
 
-def _position(source: bytes, offset: int, bom: int) -> tuple[int, int]:
-    """1-based line and character column of byte `offset` of a whole component file,
-    lines ending as `Document.position` ends them (the BOM is no column)."""
-    line_start = bom
-    line = 1
-    for match in re.finditer(rb"\r\n|\r|\n", source[:offset]):
-        line += 1
-        line_start = match.end()
-    return line, len(source[line_start:offset].decode("utf-8", "replace")) + 1
-
-
 def _shifted(line: int, column: int, first_line: int, first_column: int) -> tuple[int, int]:
     """A body's line and column as the file's: the body starts at `first_line`, and its
     first line at `first_column` (after the `<script …>` tag)."""
@@ -159,7 +151,9 @@ def _shifted(line: int, column: int, first_line: int, first_column: int) -> tupl
     return first_line + line - 1, column
 
 
-def _markup_sites(source: bytes, layout: Layout, rules: frozenset[Rule], bom: int) -> list[Site]:
+def _markup_sites(
+    source: bytes, layout: Layout, rules: frozenset[Rule], starts: list[int]
+) -> list[Site]:
     """A TODO for each whole-word trigger name in the markup (comments aside)."""
     owners: dict[bytes, Rule] = {}
     for rule in Rule:  # a name two rules share is reported once, by the first
@@ -173,7 +167,7 @@ def _markup_sites(source: bytes, layout: Layout, rules: frozenset[Rule], bom: in
     for start, end in layout.markup(len(source)):
         for match in pattern.finditer(source, start, end):
             name = match.group(1)
-            line, column = _position(source, match.start(), bom)
+            line, column = position_in(source, starts, match.start())
             message = (
                 f"{name.decode()} in the markup: agui rewrites only the script, change this by hand"
             )
