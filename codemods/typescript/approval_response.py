@@ -63,13 +63,11 @@ class ApprovalResponseCommand(ScriptCommand):
                 self.todo(call, problem)
                 continue
             target = self.document.text(receiver) + self.dot(call)
-            if bindings.is_hook_result(self.document, receiver) and foreign:
+            hook = bindings.is_hook_result(self.document, receiver)
+            if hook and foreign:
                 self.todo(call, FOREIGN)
                 continue
-            if bindings.is_hook_result(self.document, receiver):
-                items = f"{target}interrupts"
-            else:
-                items = f"{target}getInterrupts()"
+            items = f"{target}interrupts" if hook else f"{target}getInterrupts()"
             self.answer(call, items)
         for binding in bindings.destructured(self.document, OLD):
             if not foreign:  # else each call gets the FOREIGN TODO below

@@ -223,14 +223,20 @@ HOOK_TYPE = re.compile(r"\bUseChatReturn\b|\btypeof\s+use\w*Chat\b")
 
 def values_of(value: tree_sitter.Node | None) -> list[tree_sitter.Node]:
     """What a declared value may evaluate to: `a ? b : c` gives both branches, and
-    type-only wrappers (`x as T`, `x!`, `(x)`) are looked through."""
-    if value is None:
-        return []
-    value = unwrapped(value)
-    if value.type == "ternary_expression":
-        branches = (value.child_by_field_name(f) for f in ("consequence", "alternative"))
-        return [node for branch in branches for node in values_of(branch)]
-    return [value]
+    type-only wrappers (`x as T`, `x!`, `(x)`) are looked through. The walk keeps its
+    own stack: generated code nests ternaries deeper than Python's recursion limit."""
+    values: list[tree_sitter.Node] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        node = unwrapped(node)
+        if node.type == "ternary_expression":  # consequence first, as the code reads
+            stack.extend(node.child_by_field_name(f) for f in ("alternative", "consequence"))
+        else:
+            values.append(node)
+    return values
 
 
 def property_types(document: Document, prop: str) -> list[tree_sitter.Node]:

@@ -86,5 +86,12 @@ EFFECTS = frozenset(
 
 def has_effects(node: tree_sitter.Node) -> bool:
     """Whether evaluating `node` may do something, so skipping it (an optional call
-    short-circuits its arguments when no item matches) would change behaviour."""
-    return node.type in EFFECTS or any(has_effects(child) for child in node.named_children)
+    short-circuits its arguments when no item matches) would change behaviour. The walk
+    keeps its own stack: a long `a && b && …` chain nests deeper than Python recurses."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in EFFECTS:
+            return True
+        stack.extend(current.named_children)
+    return False

@@ -26,8 +26,10 @@ GRAMMARS: dict[str, str] = {
 }
 # What the scanner stops at: a comment, or a tag whose body is raw text.
 _OPENING = re.compile(rb"<!--|<(script|style)(?=[\s/>])", re.IGNORECASE)
-_ATTRIBUTE = re.compile(rb"""\s*([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+))?""")
-_TAG_END = re.compile(rb"\s*(/?)>")
+_ATTRIBUTE = re.compile(rb"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+))?""")
+_TAG_END = re.compile(rb"(/?)>")
+# Whitespace between attributes, skipped once per step so no byte is rescanned.
+_SPACE = re.compile(rb"\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,9 @@ def _open_tag(source: bytes, position: int) -> tuple[dict[str, str], int, bool]:
     and whether it closed itself (`/>`)."""
     attributes: dict[str, str] = {}
     while True:
+        space = _SPACE.match(source, position)
+        assert space is not None  # `\s*` matches everywhere
+        position = space.end()
         end = _TAG_END.match(source, position)
         if end is not None:
             return attributes, end.end(), bool(end.group(1))

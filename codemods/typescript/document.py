@@ -39,6 +39,8 @@ REFERENCES = frozenset({"identifier", "shorthand_property_identifier"})
 TYPE_WRAPPERS = frozenset(
     {"satisfies_expression", "as_expression", "non_null_expression", "parenthesized_expression"}
 )
+# Line ends as JavaScript, editors and `codemods.outline.NEWLINE` count them.
+_NEWLINE = re.compile(rb"\r\n|\r|\n")
 
 
 def unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
@@ -55,6 +57,20 @@ class Edit:
     start: int
     end: int
     text: bytes
+
+
+def line_starts(source: bytes, first: int = 0) -> list[int]:
+    """Where each line of `source` starts, for `position_in`; built once per text so a
+    position costs a bisect instead of a rescan of everything before it. The first line
+    starts at `first` (past a component's BOM, which is no column)."""
+    return [first, *(m.end() for m in _NEWLINE.finditer(source))]
+
+
+def position_in(source: bytes, starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based line and character column of byte `offset`, given `line_starts(source)`."""
+    index = bisect.bisect_right(starts, offset) - 1
+    start = starts[index]
+    return index + 1, len(source[start:offset].decode("utf-8", "replace")) + 1
 
 
 class EditConflict(Exception):
@@ -111,12 +127,8 @@ class Document:
         a stray CR on the line above the one the user sees.
         """
         if self._line_starts is None:
-            ends = re.finditer(rb"\r\n|\r|\n", self.source)
-            self._line_starts = [0, *(m.end() for m in ends)]
-        index = bisect.bisect_right(self._line_starts, offset) - 1
-        start = self._line_starts[index]
-        column = len(self.source[start:offset].decode("utf-8", "replace"))
-        return index + 1, column + 1
+            self._line_starts = line_starts(self.source)
+        return position_in(self.source, self._line_starts, offset)
 
     # -- finding nodes ------------------------------------------------------------------
 

@@ -27,7 +27,9 @@ from codemods.typescript.document import (
     Edit,
     apply_edits,
     grammar_for,
+    line_starts,
     original_offset,
+    position_in,
 )
 from codemods.typescript.rules import RULE_ORDER
 
@@ -62,11 +64,21 @@ def migrate_script(source: bytes, path: str, rules: frozenset[Rule], settings: S
 def migrate_body(body: bytes, grammar: str, rules: frozenset[Rule], settings: Settings) -> Outcome:
     """Run the selected rules over one script body (no BOM) parsed with `grammar`; sites
     and errors are at lines and columns of the body."""
-    original = document = Document(body, grammar)
+    return _migrate(Document(body, grammar), grammar, rules, settings)[0]
+
+
+def _migrate(
+    original: Document, grammar: str, rules: frozenset[Rule], settings: Settings
+) -> tuple[Outcome, Document]:
+    """`migrate_body` on a parsed body, also giving the parse of the result, so a
+    component's check of the names its markup uses reads both without parsing again."""
+    body = original.source
+    document = original
     error = original.first_error()
     if error is not None:
         line, column, detail = error
-        return Outcome(error=f"syntax error: {detail}", error_line=line, error_column=column)
+        failed = Outcome(error=f"syntax error: {detail}", error_line=line, error_column=column)
+        return failed, original
     passes: list[list[Edit]] = []
     sites: list[Site] = []
     for rule, command_type in RULE_ORDER:
@@ -89,7 +101,7 @@ def migrate_body(body: bytes, grammar: str, rules: frozenset[Rule], settings: Se
             if broken is not None:
                 raise ValueError(f"{rule.value} produced invalid syntax: {broken[2]}")
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    return Outcome(None if document.source == body else document.source, tuple(sites))
+    return Outcome(None if document.source == body else document.source, tuple(sites)), document
 
 
 def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings) -> Outcome:
@@ -103,19 +115,21 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
     become TODOs, since half a migration would break the template.
     """
     bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
+    starts = line_starts(source, bom)  # the BOM is no column
     try:
         layout = scan(source)
     except UnclosedBlock as unclosed:
-        line, column = _position(source, unclosed.offset, bom)
+        line, column = position_in(source, starts, unclosed.offset)
         return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)
-    sites = list(_markup_sites(source, layout, rules, bom))
+    sites = list(_markup_sites(source, layout, rules, starts))
     bodies: list[tuple[ScriptBlock, bytes]] = []
+    parses: list[tuple[Document, Document]] = []  # each changed body before and after
     for block in layout.blocks:
         if block.grammar is None:
             continue
-        body = source[block.start : block.end]
-        outcome = migrate_body(body, block.grammar, rules, settings)
-        first_line, first_column = _position(source, block.start, bom)
+        original = Document(source[block.start : block.end], block.grammar)
+        outcome, final = _migrate(original, block.grammar, rules, settings)
+        first_line, first_column = position_in(source, starts, block.start)
         if outcome.error is not None:
             at = (outcome.error_line or 1, outcome.error_column or 1)
             line, column = _shifted(*at, first_line, first_column)
@@ -125,7 +139,8 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
             sites.append(replace(site, line=line, column=column))
         if outcome.updated is not None:
             bodies.append((block, outcome.updated))
-    dropped = _dropped_names(source, layout, bodies)
+            parses.append((original, final))
+    dropped = _dropped_names(source, layout, parses)
     if dropped:
         names = ", ".join(sorted(dropped))
         note = f"; not applied: the markup uses {names}, migrate markup and script together"
@@ -140,17 +155,6 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
     return Outcome(splice(source, bodies) if bodies else None, tuple(sites))
 
 
-def _position(source: bytes, offset: int, bom: int) -> tuple[int, int]:
-    """1-based line and character column of byte `offset` of a whole component file,
-    lines ending as `Document.position` ends them (the BOM is no column)."""
-    line_start = bom
-    line = 1
-    for match in re.finditer(rb"\r\n|\r|\n", source[:offset]):
-        line += 1
-        line_start = match.end()
-    return line, len(source[line_start:offset].decode("utf-8", "replace")) + 1
-
-
 def _shifted(line: int, column: int, first_line: int, first_column: int) -> tuple[int, int]:
     """A body's line and column as the file's: the body starts at `first_line`, and its
     first line at `first_column` (after the `<script …>` tag)."""
@@ -159,7 +163,9 @@ def _shifted(line: int, column: int, first_line: int, first_column: int) -> tupl
     return first_line + line - 1, column
 
 
-def _markup_sites(source: bytes, layout: Layout, rules: frozenset[Rule], bom: int) -> list[Site]:
+def _markup_sites(
+    source: bytes, layout: Layout, rules: frozenset[Rule], starts: list[int]
+) -> list[Site]:
     """A TODO for each whole-word trigger name in the markup (comments aside)."""
     owners: dict[bytes, Rule] = {}
     for rule in Rule:  # a name two rules share is reported once, by the first
@@ -173,7 +179,7 @@ def _markup_sites(source: bytes, layout: Layout, rules: frozenset[Rule], bom: in
     for start, end in layout.markup(len(source)):
         for match in pattern.finditer(source, start, end):
             name = match.group(1)
-            line, column = _position(source, match.start(), bom)
+            line, column = position_in(source, starts, match.start())
             message = (
                 f"{name.decode()} in the markup: agui rewrites only the script, change this by hand"
             )
@@ -182,23 +188,19 @@ def _markup_sites(source: bytes, layout: Layout, rules: frozenset[Rule], bom: in
 
 
 def _dropped_names(
-    source: bytes, layout: Layout, bodies: list[tuple[ScriptBlock, bytes]]
+    source: bytes, layout: Layout, parses: list[tuple[Document, Document]]
 ) -> set[str]:
-    """Names the markup mentions that a rewritten body no longer binds or reads."""
-    if not bodies:
+    """Names the markup mentions that a rewritten body (before, after) no longer binds or
+    reads. Only markup words that are also words of the body can be such a name."""
+    if not parses:
         return set()
-    words = {
-        word.decode("utf-8", "replace")
-        for start, end in layout.markup(len(source))
-        for word in _WORD.findall(source, start, end)
-    }
+    markup = layout.markup(len(source))
+    words = {word for start, end in markup for word in _WORD.findall(source, start, end)}
     dropped: set[str] = set()
-    for block, body in bodies:
-        assert block.grammar is not None
-        before = Document(source[block.start : block.end], block.grammar)
-        after = Document(body, block.grammar)
-        for name in words:
-            if name.encode() in before.source and _binds(before, name) and not _binds(after, name):
+    for before, after in parses:
+        for word in words & set(_WORD.findall(before.source)):
+            name = word.decode()  # `_WORD` is ASCII
+            if _binds(before, name) and not _binds(after, name):
                 dropped.add(name)
     return dropped
 

@@ -5,6 +5,7 @@ never rewritten."""
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from codemods.runner import FileStatus, Options, migrate_bytes, run
 from codemods.site import Action
 from codemods.typescript import triggers
 from codemods.typescript.components import ScriptBlock, scan, splice
+from codemods.typescript.document import Document
+from codemods.typescript.engine import _dropped_names
 
 VUE_SETUP = b"""<template>
   <button @click="approve(id)">ok</button>
@@ -412,3 +415,53 @@ def test_splice_replaces_only_the_given_bodies() -> None:
     assert second == ScriptBlock(32, 33, "javascript")
     assert splice(source, [(second, b"two")]) == b"<a><script>1</script><b><script>two</script><c>"
     assert splice(source, []) == source
+
+
+def plain_dropped_names(source: bytes, parses: list[tuple[Document, Document]]) -> set[str]:
+    """The plain twin of `engine._dropped_names`: every markup word, against every body."""
+    words = {
+        word.decode()
+        for start, end in scan(source).markup(len(source))
+        for word in re.findall(rb"[A-Za-z_$][\w$]*", source[start:end])
+    }
+    return {
+        name
+        for before, after in parses
+        for name in words
+        if binds(before, name) and not binds(after, name)
+    }
+
+
+def binds(document: Document, name: str) -> bool:
+    kinds = {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"}
+    return any(node.type in kinds for node in document.occurrences(name))
+
+
+FRAGMENTS = st.sampled_from(
+    (
+        "const { chat, pendingInterrupts } = useChat()\n",
+        "const n = pendingInterrupts.length\n",
+        "x.chat = 'chat'\n",
+        "const o = { chat }\n",
+        "let a1 = 1a\n",
+        "f(a1, chat)\n",
+        "// chat\n",
+    )
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(("chat", "pendingInterrupts", "a1", "x", "1a", "{{", "}}", " "))),
+    st.lists(st.tuples(st.lists(FRAGMENTS), st.lists(FRAGMENTS)), max_size=3),
+)
+def test_dropped_names_equal_a_check_of_every_markup_word(
+    markup: list[str], bodies: list[tuple[list[str], list[str]]]
+) -> None:
+    source = ("<template>" + " ".join(markup) + "</template>").encode()
+    parses = [
+        (Document("".join(b).encode(), "typescript"), Document("".join(a).encode(), "typescript"))
+        for b, a in bodies
+    ]
+    found = _dropped_names(source, scan(source), parses)
+    assert found == plain_dropped_names(source, parses)

@@ -3,14 +3,19 @@ of the call in the file as it is on disk (BOM, CRLF, characters outside the BMP)
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import app
+from codemods.typescript.document import line_starts, position_in
 
 runner = CliRunner()
 # An emoji (one code point, two UTF-16 units, four bytes) and an accented letter sit
@@ -74,3 +79,26 @@ def test_a_syntax_error_on_bytes_that_are_not_utf8_reads_as_replacement_characte
     [line] = [x for x in result.stderr.splitlines() if x.startswith("bad.ts:")]
     assert line.startswith("bad.ts:2:1: syntax error: unexpected '\ufffd\ufffd")
     assert "\\udc" not in line
+
+
+def rescanned_position(source: bytes, offset: int, first: int) -> tuple[int, int]:
+    """The plain twin of `position_in`: count the line ends before `offset` anew."""
+    line_start, line = first, 1
+    for match in re.finditer(rb"\r\n|\r|\n", source[:offset]):
+        line, line_start = line + 1, match.end()
+    return line, len(source[line_start:offset].decode("utf-8", "replace")) + 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", " ", "\r", "\n", "\r\n", "é", "👍", "\ufeff"])).map("".join),
+    st.booleans(),
+)
+def test_the_line_start_table_gives_the_rescanned_positions(text: str, bom: bool) -> None:
+    source = (codecs.BOM_UTF8 if bom else b"") + text.encode()
+    first = len(codecs.BOM_UTF8) if bom else 0
+    starts = line_starts(source, first)
+    for offset in range(first, len(source) + 1):
+        if source[offset - 1 : offset + 1] == b"\r\n":
+            continue  # no site starts between CR and LF
+        assert position_in(source, starts, offset) == rescanned_position(source, offset, first)
