@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import libcst as cst
 import pytest
+from libcst.codemod import CodemodContext, TransformSuccess, transform_module
 
 from codemods import Rule, marker
 from codemods.approval_loop import OTHER_LOOP, ApprovalLoopCommand
+from codemods.libcst_command import RuleCodemod
 from codemods.settings import FalsePolicy, Settings
 from codemods.site import Action
 from tests.codemods.helpers import apply
@@ -210,3 +213,35 @@ def test_a_call_in_a_loops_else_belongs_to_the_loops_around_it() -> None:
 def test_no_op() -> None:
     source = "def f(items):\n    for a in items:\n        print(a)\n"
     assert apply(ApprovalLoopCommand, source) == (source, [])
+
+
+def test_each_loop_is_checked_once_and_the_module_walked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Checking every loop twice and walking the whole module once per loop made a file
+    # of 400 loops take a minute: one check per loop, one walk for all of them.
+    source = "".join(
+        f"for a{i} in client.pending_interrupts:\n"
+        f"    client.add_tool_approval_response(id=a{i}.id, approved=True)\n"
+        for i in range(5)
+    )
+    checks: list[object] = []
+    walks: list[object] = []
+    check, walk = ApprovalLoopCommand._batch_call, cst.Module.visit
+
+    def counted_check(self: ApprovalLoopCommand, loop: cst.For) -> object:
+        checks.append(loop)
+        return check(self, loop)
+
+    def counted_walk(self: cst.Module, visitor: cst.CSTVisitorT) -> cst.Module:
+        walks.append(visitor)
+        return walk(self, visitor)
+
+    monkeypatch.setattr(ApprovalLoopCommand, "_batch_call", counted_check)
+    monkeypatch.setattr(cst.Module, "visit", counted_walk)
+    command = ApprovalLoopCommand()
+    code = transform_module(RuleCodemod(CodemodContext(), command), source)
+    assert isinstance(code, TransformSuccess)
+    assert code.code == "client.resolve_interrupts(True)\n" * 5
+    assert len(checks) == 5
+    assert len([w for w in walks if w is not command]) == 1  # besides the transform itself
