@@ -253,8 +253,18 @@ class _Reads(cst.CSTVisitor):
         end = self.ends[id(loop)]
         return any(at > end and since <= end for at, since in self.reads.get(variable, ()))
 
-    def visit_For(self, node: cst.For) -> None:
+    def visit_For(self, node: cst.For) -> bool:
+        # Its iterable is read before it binds anything; its body reads its own binding.
+        # What follows it may not (it can run zero times), so the region ends with it.
         self._targets.add(id(node.target))
+        node.target.visit(self)
+        node.iter.visit(self)
+        self._rebound.append((set(names_in(node.target)), self.clock + 1))
+        node.body.visit(self)
+        self._rebound.pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
 
     def leave_For(self, original_node: cst.For) -> None:
         self.clock += 1
@@ -266,41 +276,36 @@ class _Reads(cst.CSTVisitor):
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._targets.add(id(node.target))
 
-    def _enter(self, node: cst.BaseComp) -> None:
-        """A comprehension binds its targets itself: reads inside it are its own."""
+    def _comprehension(self, node: cst.BaseComp, *parts: cst.BaseExpression) -> bool:
+        """A comprehension binds its targets itself: only its first iterable, evaluated
+        outside it, reads an outer binding; everything else in it reads its own."""
+        outer = node.for_in
+        outer.iter.visit(self)
         names: set[str] = set()
-        comp: cst.CompFor | None = node.for_in
+        comp: cst.CompFor | None = outer
         while comp is not None:
             names.update(names_in(comp.target))
             comp = comp.inner_for_in
-        self._rebound.append((names, self.clock + 1))  # after anything before it
-
-    def _leave(self) -> None:
+        self._rebound.append((names, self.clock + 1))
+        self._targets.add(id(outer.target))
+        for part in (*parts, outer.target, *(test.test for test in outer.ifs)):
+            part.visit(self)
+        if outer.inner_for_in is not None:
+            outer.inner_for_in.visit(self)
         self._rebound.pop()
+        return False
 
-    def visit_ListComp(self, node: cst.ListComp) -> None:
-        self._enter(node)
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return self._comprehension(node, node.elt)
 
-    def leave_ListComp(self, original_node: cst.ListComp) -> None:
-        self._leave()
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return self._comprehension(node, node.elt)
 
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._enter(node)
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return self._comprehension(node, node.key, node.value)
 
-    def leave_SetComp(self, original_node: cst.SetComp) -> None:
-        self._leave()
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._enter(node)
-
-    def leave_DictComp(self, original_node: cst.DictComp) -> None:
-        self._leave()
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._enter(node)
-
-    def leave_GeneratorExp(self, original_node: cst.GeneratorExp) -> None:
-        self._leave()
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return self._comprehension(node, node.elt)
 
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self._targets:

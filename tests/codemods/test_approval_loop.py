@@ -245,3 +245,39 @@ def test_each_loop_is_checked_once_and_the_module_walked_once(
     assert code.code == "client.resolve_interrupts(True)\n" * 5
     assert len(checks) == 5
     assert len([w for w in walks if w is not command]) == 1  # besides the transform itself
+
+
+LOOP = """\
+    for item in client.pending_interrupts:
+        client.add_tool_approval_response(id=item.id, approved=True)
+"""
+
+
+def test_two_consecutive_loops_over_the_same_variable_are_each_batched() -> None:
+    # The second loop's `item.id` reads its own binding, not the first loop's.
+    code, sites = apply(ApprovalLoopCommand, f"def f(client):\n{LOOP}{LOOP}")
+    assert code == "def f(client):\n" + "    client.resolve_interrupts(True)\n" * 2
+    assert [s.action for s in sites] == [Action.REWRITTEN, Action.REWRITTEN]
+
+
+def test_a_read_after_a_second_loop_keeps_both() -> None:
+    # The second loop may run zero times: then `item` is still the first loop's.
+    code, sites = apply(ApprovalLoopCommand, f"def f(client):\n{LOOP}{LOOP}    print(item)\n")
+    assert "resolve_interrupts(True)\n" not in code
+    assert [s.action for s in sites] == [Action.TODO, Action.TODO]
+
+
+@pytest.mark.parametrize(
+    ("after", "batched"),
+    [
+        ("    b = {item: item.x for item in xs if item.y}\n", True),
+        ("    b = (x for x in xs for item in x if item)\n", True),
+        # A comprehension's first iterable is evaluated outside it: the loop's `item`.
+        ("    b = [x for item in item.kids]\n", False),
+    ],
+)
+def test_a_comprehension_reads_the_loop_variable_only_in_its_first_iterable(
+    after: str, batched: bool
+) -> None:
+    code, _ = apply(ApprovalLoopCommand, f"def f(client, xs):\n{LOOP}{after}")
+    assert ("    client.resolve_interrupts(True)\n" in code) is batched
