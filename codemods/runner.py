@@ -113,7 +113,10 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     result = (
         source
         if code is None
-        else _encode(_final_cr(source, follow_line_ends(module.code, code)), module.encoding)
+        else _encode(
+            _final_cr(source, follow_line_ends(module.code, code), module.encoding),
+            module.encoding,
+        )
     )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
@@ -424,15 +427,15 @@ def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]
     return f"syntax error at line {line}, column {column}{detail}", line, column
 
 
-def _final_cr(source: bytes, code: str) -> str:
+def _final_cr(source: bytes, code: str, encoding: str) -> str:
     """`code` with the final `\r` LibCST drops from a file with old Mac line ends.
 
     LibCST's module of `x = 1\r` generates `x = 1` (it keeps a final `\n` or `\r\n`),
-    so the last line of such a file would lose its ending.
+    so the last line of such a file would lose its ending. `encoding` is the parsed
+    module's: detecting it again would only repeat LibCST's work.
     """
     if code.endswith(("\r", "\n")) or not source.endswith(b"\r"):
         return code
-    encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
     return code + "\r" if source.decode(encoding).endswith("\r") else code
 
 
