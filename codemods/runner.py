@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
 from codemods.line_diff import follow_line_ends, line_map
-from codemods.outline import NEWLINE, Outline
+from codemods.outline import NEWLINE, Outline, line_breaks
 from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
@@ -465,11 +465,13 @@ def _decode_error(source: bytes, error: Exception) -> tuple[str, int | None, int
 
 
 def _location(source: bytes, offset: int, encoding: str) -> tuple[int, int]:
-    """1-based line and column (in characters) of byte `offset`."""
+    """1-based line and column (in characters) of byte `offset`.
+
+    Lines end where Python's tokenizer ends them (`line_breaks`: CRLF, CR or LF, mixed
+    too); latin-1 maps each byte to one character, so any file's bytes can be counted.
+    """
     start = max(source.rfind(b"\n", 0, offset), source.rfind(b"\r", 0, offset)) + 1
-    line = source.count(b"\n", 0, start) + 1
-    if b"\r" in source[:start] and b"\n" not in source[:start]:
-        line = source.count(b"\r", 0, start) + 1  # old Mac line ends
+    line = line_breaks(source[:start].decode("latin-1")) + 1
     prefix = source[start:offset].decode(encoding, errors="replace")
     return line, len(prefix.removeprefix("\ufeff")) + 1
 

@@ -80,6 +80,17 @@ def test_undecodable_file_is_a_failed_result() -> None:
             "syntax error at line 2, column 6: source code string cannot contain null bytes",
             (2, 6),
         ),
+        # A lone CR ends a line too, as it does for Python (which says line 3 for both).
+        (
+            b"a = 1\rb = 2\nc = '\xff' + client.pending_interrupts\n",
+            "cannot decode: byte 0xff at line 3, column 6 is not valid utf-8",
+            (3, 6),
+        ),
+        (
+            b"a = 1\rb = 2\nc = 1\x00 + client.pending_interrupts\n",
+            "syntax error at line 3, column 6: source code string cannot contain null bytes",
+            (3, 6),
+        ),
     ],
 )
 def test_undecodable_bytes_and_nul_bytes_are_located(
