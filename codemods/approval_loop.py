@@ -36,12 +36,15 @@ class ApprovalLoopCommand(RuleCommand):
         super().__init__(settings, outline)
         # Innermost first: a loop, or None for a function/lambda/class boundary.
         self._scopes: list[cst.For | cst.While | None] = []
-        self._batched: set[int] = set()
+        # Each batchable loop's call, found on the way in and rewritten on the way out.
+        self._batched: dict[int, tuple[cst.Call, bool, bool]] = {}
         self._marked: set[int] = set()
         # The `else:` of a loop, which runs once after it: the loops around it, not it.
         self._loop_else: set[int] = set()
         # The module, then each enclosing function: where a loop variable lives on.
         self._owners: list[cst.Module | cst.FunctionDef] = []
+        # One walk of each owner answers "is this name read after that loop" for all its loops.
+        self._reads: dict[int, _Reads] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self._owners.append(node)
@@ -50,8 +53,9 @@ class ApprovalLoopCommand(RuleCommand):
         self._scopes.append(node)
         if node.orelse is not None:
             self._loop_else.add(id(node.orelse))
-        if self._batch_call(node) is not None:
-            self._batched.add(id(node))
+        found = self._batch_call(node)
+        if found is not None:
+            self._batched[id(node)] = found
 
     def visit_While(self, node: cst.While) -> None:
         self._scopes.append(node)
@@ -114,10 +118,9 @@ class ApprovalLoopCommand(RuleCommand):
         self, original_node: cst.For, updated_node: cst.For
     ) -> cst.BaseStatement | cst.RemovalSentinel:
         self._scopes.pop()
-        if id(original_node) not in self._batched:
+        found = self._batched.get(id(original_node))
+        if found is None:
             return updated_node
-        found = self._batch_call(original_node)
-        assert found is not None
         call, awaited, approved = found
         assert isinstance(call.func, cst.Attribute)
         names = self.settings.names
@@ -173,9 +176,11 @@ class ApprovalLoopCommand(RuleCommand):
         owner = self._owners[-1]
         if isinstance(owner, cst.Module):
             self.require_whole_module()
-        reads = _ReadsAfter(loop, variable)
-        owner.visit(reads)
-        return reads.found
+        reads = self._reads.get(id(owner))
+        if reads is None:
+            reads = self._reads[id(owner)] = _Reads()
+            owner.visit(reads)
+        return reads.read_after(loop, variable)
 
     def _is_every_pending_item(
         self, iterable: cst.BaseExpression, receiver: cst.BaseExpression
@@ -223,57 +228,88 @@ def _is_item_id(node: cst.BaseExpression, variable: str) -> bool:
     return False
 
 
-class _ReadsAfter(cst.CSTVisitor):
-    """Finds `variable` written after `loop` other than as a plain binding target.
+class _Reads(cst.CSTVisitor):
+    """Every read of a name in one function (or module), in source order, in one walk.
 
-    A read there sees the loop's last item, which a batch call no longer binds.
+    A read after a batched loop sees the loop's last item, which a batch call no longer
+    binds. Asking each loop's question by walking the whole function again made a file
+    of n loops cost n walks; one walk records, per name, when it is read, and then
+    "read after loop L" is a lookup.
     """
 
-    def __init__(self, loop: cst.For, variable: str) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.loop = loop
-        self.variable = variable
-        self.after = False
-        self.found = False
-        self.targets: set[int] = set()
+        self.clock = 0
+        # id(loop) -> the clock when the loop ends.
+        self.ends: dict[int, int] = {}
+        # name -> (clock of the read, clock where the innermost region binding it anew
+        # began, or -1): a read inside such a region reads that binding, not an older one.
+        self.reads: dict[str, list[tuple[int, int]]] = {}
+        self._targets: set[int] = set()
+        self._rebound: list[tuple[set[str], int]] = []
+
+    def read_after(self, loop: cst.For, variable: str) -> bool:
+        """Whether `variable` is read after `loop` ends, other than as a binding target."""
+        end = self.ends[id(loop)]
+        return any(at > end and since <= end for at, since in self.reads.get(variable, ()))
 
     def visit_For(self, node: cst.For) -> bool:
-        if node is self.loop:
-            return False
-        self.targets.add(id(node.target))
-        return True
+        # Its iterable is read before it binds anything; its body reads its own binding.
+        # What follows it may not (it can run zero times), so the region ends with it.
+        self._targets.add(id(node.target))
+        node.target.visit(self)
+        node.iter.visit(self)
+        self._rebound.append((set(names_in(node.target)), self.clock + 1))
+        node.body.visit(self)
+        self._rebound.pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        return False
 
     def leave_For(self, original_node: cst.For) -> None:
-        if original_node is self.loop:
-            self.after = True
+        self.clock += 1
+        self.ends[id(original_node)] = self.clock
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
-        self.targets.add(id(node.target))
+        self._targets.add(id(node.target))
 
-    def _rebinds(self, node: cst.BaseComp) -> bool:
-        """A comprehension binding `variable` itself reads its own, not the loop's."""
-        comp: cst.CompFor | None = node.for_in
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._targets.add(id(node.target))
+
+    def _comprehension(self, node: cst.BaseComp, *parts: cst.BaseExpression) -> bool:
+        """A comprehension binds its targets itself: only its first iterable, evaluated
+        outside it, reads an outer binding; everything else in it reads its own."""
+        outer = node.for_in
+        outer.iter.visit(self)
+        names: set[str] = set()
+        comp: cst.CompFor | None = outer
         while comp is not None:
-            if self.variable in names_in(comp.target):
-                return True
+            names.update(names_in(comp.target))
             comp = comp.inner_for_in
+        self._rebound.append((names, self.clock + 1))
+        self._targets.add(id(outer.target))
+        for part in (*parts, outer.target, *(test.test for test in outer.ifs)):
+            part.visit(self)
+        if outer.inner_for_in is not None:
+            outer.inner_for_in.visit(self)
+        self._rebound.pop()
         return False
 
     def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return not self._rebinds(node)
+        return self._comprehension(node, node.elt)
 
     def visit_SetComp(self, node: cst.SetComp) -> bool:
-        return not self._rebinds(node)
+        return self._comprehension(node, node.elt)
 
     def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return not self._rebinds(node)
+        return self._comprehension(node, node.key, node.value)
 
     def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
-        return not self._rebinds(node)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self.targets.add(id(node.target))
+        return self._comprehension(node, node.elt)
 
     def visit_Name(self, node: cst.Name) -> None:
-        if self.after and node.value == self.variable and id(node) not in self.targets:
-            self.found = True
+        if id(node) in self._targets:
+            return
+        self.clock += 1
+        since = max((at for names, at in self._rebound if node.value in names), default=-1)
+        self.reads.setdefault(node.value, []).append((self.clock, since))

@@ -460,6 +460,19 @@ def getattr_key(call: cst.Call, attribute: str) -> cst.SimpleString | None:
     return None
 
 
+def renamed_getattr(call: cst.Call, key: cst.SimpleString, attribute: str) -> cst.Call:
+    """`call`, a `getattr(receiver, key[, default])`, reading `attribute` instead.
+
+    `key` is the literal `getattr_key` found; its prefix and quotes are kept as written
+    (`SimpleString.prefix` is lower-cased: `U"…"` would become `u"…"`), so the rename
+    changes the name and nothing else on the line.
+    """
+    opening = key.value[: len(key.prefix) + len(key.quote)]
+    quoted = f"{opening}{attribute}{key.quote}"
+    second = call.args[1].with_changes(value=key.with_changes(value=quoted))
+    return call.with_changes(args=[call.args[0], second, *call.args[2:]])
+
+
 def comment_lines(node: cst.CSTNode) -> list[cst.EmptyLine]:
     """Every comment under `node`, each as a line of its own, in source order.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import RuleCommand, getattr_key
+from codemods.command import RuleCommand, getattr_key, renamed_getattr
 
 
 class GetPendingInterruptsCommand(RuleCommand):
@@ -37,8 +37,4 @@ class GetPendingInterruptsCommand(RuleCommand):
         ):
             return updated_node
         self.report(key, f"renamed to {names.get_interrupts}")
-        quoted = f"{key.prefix}{key.quote}{names.get_interrupts}{key.quote}"
-        second = updated_node.args[1].with_changes(value=key.with_changes(value=quoted))
-        return updated_node.with_changes(
-            args=[updated_node.args[0], second, *updated_node.args[2:]]
-        )
+        return renamed_getattr(updated_node, key, names.get_interrupts)

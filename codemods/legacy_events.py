@@ -75,6 +75,9 @@ class LegacyEventsCommand(RuleCommand):
         super().__init__(settings, outline)
         # For each enclosing `match`: whether its subject is an event's name.
         self._subjects: list[bool] = []
+        # The module walked for names compared with an event's name, and those names:
+        # one walk serves every constant (a walk per constant was quadratic).
+        self._compared: tuple[cst.Module, set[str]] | None = None
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         # Any call given `name=<legacy name>` builds such an event: `CustomEvent(...)`,
@@ -109,11 +112,17 @@ class LegacyEventsCommand(RuleCommand):
         if not found:
             return
         self.require_whole_module()  # its uses may be anywhere in the file
-        uses = _NameComparisons(target.value)
-        self.module.visit(uses)
-        if uses.found:
+        if target.value in self._compared_names():
             for string, name in found:
                 self.todo(string, _todo(name))
+
+    def _compared_names(self) -> set[str]:
+        """Every name the module compares with an event's name, from one walk of it."""
+        if self._compared is None or self._compared[0] is not self.module:
+            uses = _NameComparisons()
+            self.module.visit(uses)
+            self._compared = (self.module, uses.names)
+        return self._compared[1]
 
     def visit_Match(self, node: cst.Match) -> None:
         self._subjects.append(_is_name_access(node.subject))
@@ -186,23 +195,18 @@ class LegacyEventsCommand(RuleCommand):
 
 
 class _NameComparisons(cst.CSTVisitor):
-    """Whether `constant` is compared with an event's name anywhere in the module
+    """The names compared with an event's name anywhere in the module
     (`event.name == constant`, `event["name"] in constant`)."""
 
-    def __init__(self, constant: str) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.constant = constant
-        self.found = False
+        self.names: set[str] = set()
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         left = node.left
         for target in node.comparisons:
             right = target.comparator
             for side, other in ((left, right), (right, left)):
-                if (
-                    isinstance(side, cst.Name)
-                    and side.value == self.constant
-                    and _is_name_access(other)
-                ):
-                    self.found = True
+                if isinstance(side, cst.Name) and _is_name_access(other):
+                    self.names.add(side.value)
             left = right

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods import Rule
-from codemods.command import Bindings, RuleCommand, getattr_key, target_names
+from codemods.command import Bindings, RuleCommand, getattr_key, renamed_getattr, target_names
 from codemods.outline import Outline
 from codemods.settings import Settings
 
@@ -118,10 +118,7 @@ class PendingInterruptsCommand(RuleCommand):
         ):
             # getattr(client, "pending_interrupts", None): an attribute read too.
             self.report(named, f"renamed to {self.settings.names.interrupts}")
-            second = updated_node.args[1].with_changes(value=self._renamed_key(named))
-            return updated_node.with_changes(
-                args=[updated_node.args[0], second, *updated_node.args[2:]]
-            )
+            return renamed_getattr(updated_node, named, self.settings.names.interrupts)
         # state.get("pending_interrupts") on get_interrupt_state()'s result.
         func = original_node.func
         if not (

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from codemods import Rule, typescript
 from codemods.line_diff import follow_line_ends, line_map
-from codemods.outline import NEWLINE, Outline
+from codemods.outline import NEWLINE, Outline, line_breaks
 from codemods.region import MEMBER_HEADER, locate
 from codemods.settings import Settings
 from codemods.site import Site
@@ -113,7 +113,10 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     result = (
         source
         if code is None
-        else _encode(_final_cr(source, follow_line_ends(module.code, code)), module.encoding)
+        else _encode(
+            _final_cr(source, follow_line_ends(module.code, code), module.encoding),
+            module.encoding,
+        )
     )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
@@ -424,15 +427,15 @@ def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]
     return f"syntax error at line {line}, column {column}{detail}", line, column
 
 
-def _final_cr(source: bytes, code: str) -> str:
+def _final_cr(source: bytes, code: str, encoding: str) -> str:
     """`code` with the final `\r` LibCST drops from a file with old Mac line ends.
 
     LibCST's module of `x = 1\r` generates `x = 1` (it keeps a final `\n` or `\r\n`),
-    so the last line of such a file would lose its ending.
+    so the last line of such a file would lose its ending. `encoding` is the parsed
+    module's: detecting it again would only repeat LibCST's work.
     """
     if code.endswith(("\r", "\n")) or not source.endswith(b"\r"):
         return code
-    encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
     return code + "\r" if source.decode(encoding).endswith("\r") else code
 
 
@@ -462,11 +465,13 @@ def _decode_error(source: bytes, error: Exception) -> tuple[str, int | None, int
 
 
 def _location(source: bytes, offset: int, encoding: str) -> tuple[int, int]:
-    """1-based line and column (in characters) of byte `offset`."""
+    """1-based line and column (in characters) of byte `offset`.
+
+    Lines end where Python's tokenizer ends them (`line_breaks`: CRLF, CR or LF, mixed
+    too); latin-1 maps each byte to one character, so any file's bytes can be counted.
+    """
     start = max(source.rfind(b"\n", 0, offset), source.rfind(b"\r", 0, offset)) + 1
-    line = source.count(b"\n", 0, start) + 1
-    if b"\r" in source[:start] and b"\n" not in source[:start]:
-        line = source.count(b"\r", 0, start) + 1  # old Mac line ends
+    line = line_breaks(source[:start].decode("latin-1")) + 1
     prefix = source[start:offset].decode(encoding, errors="replace")
     return line, len(prefix.removeprefix("\ufeff")) + 1
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import libcst as cst
 import pytest
+from libcst.codemod import CodemodContext, TransformSuccess, transform_module
 
 from codemods import Rule, marker
 from codemods.approval_loop import OTHER_LOOP, ApprovalLoopCommand
+from codemods.libcst_command import RuleCodemod
 from codemods.settings import FalsePolicy, Settings
 from codemods.site import Action
 from tests.codemods.helpers import apply
@@ -210,3 +213,71 @@ def test_a_call_in_a_loops_else_belongs_to_the_loops_around_it() -> None:
 def test_no_op() -> None:
     source = "def f(items):\n    for a in items:\n        print(a)\n"
     assert apply(ApprovalLoopCommand, source) == (source, [])
+
+
+def test_each_loop_is_checked_once_and_the_module_walked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Checking every loop twice and walking the whole module once per loop made a file
+    # of 400 loops take a minute: one check per loop, one walk for all of them.
+    source = "".join(
+        f"for a{i} in client.pending_interrupts:\n"
+        f"    client.add_tool_approval_response(id=a{i}.id, approved=True)\n"
+        for i in range(5)
+    )
+    checks: list[object] = []
+    walks: list[object] = []
+    check, walk = ApprovalLoopCommand._batch_call, cst.Module.visit
+
+    def counted_check(self: ApprovalLoopCommand, loop: cst.For) -> object:
+        checks.append(loop)
+        return check(self, loop)
+
+    def counted_walk(self: cst.Module, visitor: cst.CSTVisitorT) -> cst.Module:
+        walks.append(visitor)
+        return walk(self, visitor)
+
+    monkeypatch.setattr(ApprovalLoopCommand, "_batch_call", counted_check)
+    monkeypatch.setattr(cst.Module, "visit", counted_walk)
+    command = ApprovalLoopCommand()
+    code = transform_module(RuleCodemod(CodemodContext(), command), source)
+    assert isinstance(code, TransformSuccess)
+    assert code.code == "client.resolve_interrupts(True)\n" * 5
+    assert len(checks) == 5
+    assert len([w for w in walks if w is not command]) == 1  # besides the transform itself
+
+
+LOOP = """\
+    for item in client.pending_interrupts:
+        client.add_tool_approval_response(id=item.id, approved=True)
+"""
+
+
+def test_two_consecutive_loops_over_the_same_variable_are_each_batched() -> None:
+    # The second loop's `item.id` reads its own binding, not the first loop's.
+    code, sites = apply(ApprovalLoopCommand, f"def f(client):\n{LOOP}{LOOP}")
+    assert code == "def f(client):\n" + "    client.resolve_interrupts(True)\n" * 2
+    assert [s.action for s in sites] == [Action.REWRITTEN, Action.REWRITTEN]
+
+
+def test_a_read_after_a_second_loop_keeps_both() -> None:
+    # The second loop may run zero times: then `item` is still the first loop's.
+    code, sites = apply(ApprovalLoopCommand, f"def f(client):\n{LOOP}{LOOP}    print(item)\n")
+    assert "resolve_interrupts(True)\n" not in code
+    assert [s.action for s in sites] == [Action.TODO, Action.TODO]
+
+
+@pytest.mark.parametrize(
+    ("after", "batched"),
+    [
+        ("    b = {item: item.x for item in xs if item.y}\n", True),
+        ("    b = (x for x in xs for item in x if item)\n", True),
+        # A comprehension's first iterable is evaluated outside it: the loop's `item`.
+        ("    b = [x for item in item.kids]\n", False),
+    ],
+)
+def test_a_comprehension_reads_the_loop_variable_only_in_its_first_iterable(
+    after: str, batched: bool
+) -> None:
+    code, _ = apply(ApprovalLoopCommand, f"def f(client, xs):\n{LOOP}{after}")
+    assert ("    client.resolve_interrupts(True)\n" in code) is batched

@@ -27,8 +27,30 @@ SITES = (
     "ok = event.name == 'approval-requested'",
     "for a in todo:\n{u}self.client.add_tool_approval_response(id=a.id, approved=True)",
     "x = 1; y = self.client.pending_interrupts",
+    # Shapes whose answer depends on more than their own statement. In a method body,
+    # `{s}` is the body's indentation, `{u}` one level in, `{w}` two.
+    "return getattr(self.client, 'pending_interrupts', None)",
+    "state = self.client.get_interrupt_state()\n{s}return state['pending_interrupts']",
+    "match event.name:\n{u}case 'approval-requested':\n{w}return 1",
+    "APPROVAL = 'approval-requested'",
+    "for a in self.client.pending_interrupts:\n"
+    "{u}self.client.add_tool_approval_response(id=a.id, approved=True)\n"
+    "{s}log.info('%s', a)",
 )
-FILLER = ("x = 1", "return None", "log.info('%s', value)", "pass", '"""Doc."""')
+FILLER = (
+    "x = 1",
+    "return None",
+    "log.info('%s', value)",
+    "pass",
+    '"""Doc."""',
+    # Makes any `APPROVAL = <legacy name>` above, in any method, a legacy site.
+    "ok = event['name'] == APPROVAL",
+)
+# A module-level loop (its variable lives on in the module) and, maybe, a read of it.
+TOP_LOOP = (
+    "for item in client.pending_interrupts:\n"
+    "{u}client.add_tool_approval_response(id=item.id, approved=True)\n"
+)
 # Top-level statements that open a block some way (or none), for the indentation check.
 OPENERS = (
     "if a: pass\nelif b:\n{u}c = 1",
@@ -64,11 +86,14 @@ def members_module(seed: int) -> bytes:
         lines.append(f"{unit}{rng.choice(('def', 'async def'))} m{index}(self, a):")
         body = rng.choices(SITES + FILLER, k=rng.randint(1, 3))
         for statement in body:
-            text = statement.replace("{u}", unit * 3)
+            text = statement.replace("{u}", unit * 3).replace("{w}", unit * 4)
+            text = text.replace("{s}", unit * 2)
             lines.append(unit * 2 + text)
         if rng.random() < 0.5:
             lines.append(f"{unit}{unit}# trailing")
     lines += [f"def g{i}():\n{unit}return {i}\n" for i in range(rng.randint(0, 25))]
+    if rng.random() < 0.2:
+        lines.append(TOP_LOOP.replace("{u}", unit) + rng.choice(("", "print(item)\n")))
     newline = rng.choice(("\n", "\r\n"))
     return ("\n".join(lines) + "\n").replace("\n", newline).encode()
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from textwrap import dedent
 
+import libcst as cst
+
 from codemods import Rule, marker
+from codemods.command import getattr_key, renamed_getattr
 from codemods.get_pending_interrupts import GetPendingInterruptsCommand
 from codemods.pending_interrupts import OWN_ATTRIBUTE, PendingInterruptsCommand
 from codemods.resume_interrupts import PREFER_BOUND, ResumeInterruptsCommand
@@ -109,6 +112,29 @@ def test_getattr_reads_of_the_old_names_are_renamed() -> None:
         (Rule.AG002, 3, 29),
         (Rule.AG003, 4, 29),
     ]
+
+
+def test_both_getattr_renames_keep_the_literals_prefix_and_quotes() -> None:
+    # One helper (command.renamed_getattr) serves AG002 and AG003 alike.
+    source = """
+    def compat(client):
+        items = getattr(client, u'''pending_interrupts''', None)
+        return getattr(client, U"get_pending_interrupts", None)
+    """
+    code, _ = apply(PendingInterruptsCommand, source)
+    code, _ = apply(GetPendingInterruptsCommand, code)
+    assert code.splitlines()[2:4] == [
+        "    items = getattr(client, u'''interrupts''', None)",
+        '    return getattr(client, U"get_interrupts", None)',
+    ]
+
+
+def test_renamed_getattr_changes_only_the_name() -> None:
+    call = cst.ensure_type(cst.parse_expression("getattr(c, r'old', d)"), cst.Call)
+    key = getattr_key(call, "old")
+    assert key is not None
+    renamed = renamed_getattr(call, key, "new")
+    assert cst.Module(body=()).code_for_node(renamed) == "getattr(c, r'new', d)"
 
 
 def test_an_attribute_the_file_assigns_itself_is_not_renamed() -> None:

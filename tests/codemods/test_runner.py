@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import codecs
 import random
+import tokenize
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -78,6 +80,17 @@ def test_undecodable_file_is_a_failed_result() -> None:
             "syntax error at line 2, column 6: source code string cannot contain null bytes",
             (2, 6),
         ),
+        # A lone CR ends a line too, as it does for Python (which says line 3 for both).
+        (
+            b"a = 1\rb = 2\nc = '\xff' + client.pending_interrupts\n",
+            "cannot decode: byte 0xff at line 3, column 6 is not valid utf-8",
+            (3, 6),
+        ),
+        (
+            b"a = 1\rb = 2\nc = 1\x00 + client.pending_interrupts\n",
+            "syntax error at line 3, column 6: source code string cannot contain null bytes",
+            (3, 6),
+        ),
     ],
 )
 def test_undecodable_bytes_and_nul_bytes_are_located(
@@ -106,6 +119,25 @@ def test_undecodable_bytes_and_nul_bytes_are_located(
 def test_old_mac_line_ends_keep_the_last_one(source: bytes, expected: bytes) -> None:
     result = migrate_bytes(source, "x.py", Options())
     assert result.updated == expected
+
+
+def test_the_last_old_mac_line_end_uses_the_modules_own_encoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The whole-module path knows the encoding LibCST detected: no second detection.
+    source = b"# caf\xc3\xa9\rx = client.pending_interrupts\r"
+    detections: list[object] = []
+    detect = tokenize.detect_encoding
+
+    def counted(readline: Callable[[], bytes]) -> tuple[str, list[bytes]]:
+        detections.append(readline)
+        return detect(readline)
+
+    monkeypatch.setattr(runner, "_migrate_region", lambda *args: None)
+    monkeypatch.setattr(tokenize, "detect_encoding", counted)
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.updated == b"# caf\xc3\xa9\rx = client.interrupts\r"
+    assert detections == []
 
 
 def test_a_next_imported_outside_the_parsed_region_still_blocks_the_lookup() -> None:
