@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from cli.resume_entry_text import entry_text
 from cli.visible_text import visible
 from replay.interrupts.descriptor_reader import (
     PAYLOAD_KEY,
@@ -47,12 +48,6 @@ class PromptAborted(Exception):
 
 def _compact(value: Any) -> str:
     return visible(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
-
-
-def answer_line(entry: Mapping[str, Any]) -> str:
-    """One resume entry as a line: its item, its status and what it sends."""
-    line = f"{visible(str(entry.get('interruptId', '?')))}: {visible(str(entry.get('status')))}"
-    return f"{line} {_compact(entry['payload'])}" if "payload" in entry else line
 
 
 def prompt_text(descriptor: Mapping[str, Any]) -> str:
@@ -148,7 +143,7 @@ class Prompter:
         input: no)."""
         self.say(f"to post as run {visible(run_id)} to {visible(url)}:")
         for entry in resume:
-            self.say("  " + answer_line(entry))
+            self.say("  " + entry_text(entry))
         try:
             return self._choose("post it?", {"y": "yes", "n": "no"}) == "y"
         except PromptAborted:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from cli.resume_entry_text import entry_text
 from cli.stdout import PlainStdout
 from cli.visible_text import visible
 from replay.interrupts.descriptor_reader import (
@@ -198,10 +199,7 @@ class Timeline:
             for entry in resume:
                 if not isinstance(entry, dict):
                     continue
-                answer = f"  answers {entry.get('interruptId', '?')}: {entry.get('status', '?')}"
-                if "payload" in entry:
-                    answer += f" {_short(_json(entry['payload']))}"
-                self._line(answer, "magenta")
+                self._line(f"  answers {entry_text(entry, MAX_VALUE_WIDTH)}", "magenta")
 
     def event(self, event: RecordedEvent) -> None:
         """Render one event."""
