@@ -35,6 +35,10 @@ class Action(StrEnum):
     CANCEL = "cancel"
     ANSWER = "answer"
     """A raw resolved payload: a generic response, a client tool's output, an envelope."""
+    PAYLOAD = "payload"
+    """`--payload ID=JSON` whose ID is not spelled as in any --approve/--reject: it goes
+    with the decision for the item ID names, found once targets are resolved
+    (`resolve_answers`). Never an answer of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +198,9 @@ def specs_from_options(options: AnswerOptions, *, cwd: Path | None = None) -> li
 
 
 def _attach_payloads(specs: list[AnswerSpec], payloads: Sequence[str]) -> list[AnswerSpec]:
-    """`--payload JSON` goes with the one --approve/--reject; `--payload ID=JSON` by name."""
+    """`--payload JSON` goes with the one --approve/--reject; `--payload ID=JSON` with the
+    one spelling ID so, else (a tool name for an id, say) it waits as an `Action.PAYLOAD`
+    spec for `resolve_answers`, which knows which item each name stands for."""
     if not payloads:
         return specs
     decisions = [s for s in specs if s.action in (Action.APPROVE, Action.REJECT)]
@@ -210,14 +216,13 @@ def _attach_payloads(specs: list[AnswerSpec], payloads: Sequence[str]) -> list[A
             value = parse_json_text(text, option="--payload")
         else:
             target, raw = split_assignment(text, option="--payload")
+            option = f"--payload {target}"
+            value = parse_json_text(raw, option=option)
             matches = [s for s in decisions if s.target == target]
             if len(matches) != 1:
-                raise InvalidRequest(
-                    f"--payload {target}: no --approve {target} or --reject {target} "
-                    "to attach it to"
-                )
+                out.append(AnswerSpec(Action.PAYLOAD, target, value, True, option))
+                continue
             chosen = matches[0]
-            value = parse_json_text(raw, option=f"--payload {target}")
         if chosen.has_value:
             raise InvalidRequest(f"{chosen.option}: given two payloads")
         index = out.index(chosen)
@@ -284,7 +289,10 @@ def resolve_answers(
     if approve_all and cancel_all:
         raise InvalidRequest("--approve-all and --cancel-all exclude each other")
     chosen: dict[str, Answer] = {}
+    payloads = [spec for spec in specs if spec.action is Action.PAYLOAD]
     for spec in specs:
+        if spec.action is Action.PAYLOAD:
+            continue
         if strict:
             interrupt_id = resolve_target(spec.target, descriptors, option=spec.option)
             descriptor = next(d for d in descriptors if _descriptor_id(d) == interrupt_id)
@@ -300,6 +308,8 @@ def resolve_answers(
         chosen[interrupt_id] = Answer(
             interrupt_id, spec.action, spec.value, spec.has_value, spec.option
         )
+    for spec in payloads:
+        _attach_payload(spec, chosen, descriptors, strict=strict)
     for descriptor in descriptors:
         interrupt_id = _descriptor_id(descriptor)
         if interrupt_id in chosen or not interrupt_id:
@@ -310,6 +320,33 @@ def resolve_answers(
             chosen[interrupt_id] = Answer(interrupt_id, Action.APPROVE, option="--approve-all")
     order = {_descriptor_id(d): index for index, d in enumerate(descriptors)}
     return dict(sorted(chosen.items(), key=lambda item: order.get(item[0], len(order))))
+
+
+def _attach_payload(
+    spec: AnswerSpec,
+    chosen: dict[str, Answer],
+    descriptors: Sequence[Mapping[str, Any]],
+    *,
+    strict: bool,
+) -> None:
+    """Give a `--payload ID=JSON` to the --approve/--reject answering the item ID names."""
+    interrupt_id = (
+        resolve_target(spec.target, descriptors, option=spec.option) if strict else spec.target
+    )
+    decision = chosen.get(interrupt_id)
+    if decision is None or decision.action not in (Action.APPROVE, Action.REJECT):
+        raise InvalidRequest(
+            f"{spec.option}: no --approve or --reject answers {interrupt_id} to attach it to"
+        )
+    if decision.has_value:
+        raise InvalidRequest(f"{decision.option}: given two payloads")
+    if strict:
+        descriptor = next(d for d in descriptors if _descriptor_id(d) == interrupt_id)
+        _check_action(
+            AnswerSpec(decision.action, interrupt_id, spec.value, True, decision.option),
+            descriptor,
+        )
+    chosen[interrupt_id] = Answer(interrupt_id, decision.action, spec.value, True, decision.option)
 
 
 def has_boolean_approved(descriptor: Mapping[str, Any]) -> bool:

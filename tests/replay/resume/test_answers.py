@@ -137,6 +137,49 @@ def test_payload_by_id_when_several_decisions() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    ("decision", "named"),
+    [
+        ("transfer", "approval_call_transfer_1"),  # a tool name, then the item's id
+        ("approval_call_transfer_1", "transfer"),  # the id, then the tool name
+        ("approval_call_tr", "transfer"),  # a unique id prefix, then the tool name
+    ],
+)
+def test_a_payload_finds_its_decision_however_the_item_is_named(decision: str, named: str) -> None:
+    options = AnswerOptions(
+        approve=(decision,), reject=("delete_file",), payload=(f'{named}={{"note":"ok"}}',)
+    )
+    answers = resolve_answers(specs_from_options(options), BATCH)
+    transfer = answers["approval_call_transfer_1"]
+    assert (transfer.action, transfer.value, transfer.option) == (
+        Action.APPROVE,
+        {"note": "ok"},
+        f"--approve {decision}",
+    )
+    assert not answers["approval_call_delete_1"].has_value
+
+
+def test_a_payload_for_an_item_no_decision_answers_is_refused() -> None:
+    options = AnswerOptions(cancel=("transfer",), payload=('approval_call_transfer_1={"n":1}',))
+    with pytest.raises(InvalidRequest, match="no --approve or --reject answers approval_call_"):
+        resolve_answers(specs_from_options(options), BATCH)
+    options = AnswerOptions(approve=("review-plan",), payload=('interrupt-1796-abc={"n":1}',))
+    with pytest.raises(InvalidRequest, match="--payload applies to tool approvals"):
+        resolve_answers(specs_from_options(options), BATCH)
+    options = AnswerOptions(approve=("transfer",), payload=('nothing-like-it={"n":1}',))
+    with pytest.raises(InvalidRequest, match="no pending interrupt matches 'nothing-like-it'"):
+        resolve_answers(specs_from_options(options), BATCH)
+
+
+def test_two_payloads_for_one_item_named_two_ways_are_refused() -> None:
+    options = AnswerOptions(
+        approve=("transfer",),
+        payload=('transfer={"n":1}', 'approval_call_transfer_1={"n":2}'),
+    )
+    with pytest.raises(InvalidRequest, match="--approve transfer: given two payloads"):
+        resolve_answers(specs_from_options(options), BATCH)
+
+
 def test_answering_twice_is_refused() -> None:
     options = AnswerOptions(approve=("transfer",), cancel=("approval_call_transfer_1",))
     with pytest.raises(InvalidRequest, match="already answered by --approve transfer"):
