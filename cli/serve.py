@@ -53,8 +53,9 @@ class ServeRequest:
 
 def render_request(entry: RequestLog) -> str:
     """One plain line for a request: method, path, run ids and what happened."""
-    # the path, the ids and what the details quote of them come from whoever sent it
-    return visible(_request_line(entry))
+    # The path, the ids and what the details quote of them come from whoever sent it:
+    # a line break among them (a runId "r\nGET /x -> 200") would forge a second line.
+    return visible(_request_line(entry)).replace("\n", "\\x0a")
 
 
 def _request_line(entry: RequestLog) -> str:

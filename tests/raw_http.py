@@ -4,7 +4,8 @@
 bytes that are not HTTP, a connection closed or reset without an answer, a chunked body
 that breaks, a Content-Length the body never reaches. It reads one request per
 connection (its head, and its body up to the declared length) and hands both to the
-test's `answer`, which writes to the connection what it likes.
+test's `answer`, which writes to the connection what it likes. `exchange` is its client
+side: it sends a real server exactly the bytes a test wrote.
 """
 
 from __future__ import annotations
@@ -64,3 +65,16 @@ def _serve(listener: socket.socket, answer: Answer) -> None:
             while len(body) < length:
                 body += conn.recv(65536)
             answer(conn, head, body)
+
+
+def exchange(url: str, request: bytes, timeout: float = 10) -> bytes:
+    """Send `request`'s exact bytes to the server at `url` and return all it answers
+    (the request should say `Connection: close`). For what no HTTP client sends as
+    written: a target it would normalise, a header it would refuse."""
+    host, _, port = url.split("//", 1)[1].split("/", 1)[0].rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=timeout) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer

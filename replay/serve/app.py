@@ -14,6 +14,7 @@ from replay.serve.request_log import RequestLog, Result
 from replay.serve.service import ReplayService, Reply
 from replay.web.bodies import UnreadableBody, read_body
 from replay.web.cors import with_cors
+from replay.web.request_target import sent_path
 from replay.web.routing import every_request_app
 from replay.web.streaming import EventStream, StopSignal, StreamCut
 
@@ -42,10 +43,10 @@ def build_replay_app(
     from anyio import to_thread
 
     async def endpoint(request: Request) -> Response | EventStream:
-        path = request.url.path
+        path = sent_path(request.scope)  # what the log shows; the URL path drops bytes
         method = request.method
         if method in ("GET", "HEAD"):
-            healthy = path.rstrip("/") == "/health"
+            healthy = request.url.path.rstrip("/") == "/health"
             reply = service.health(method, path) if healthy else service.not_found(method, path)
         elif method == "POST":
             try:

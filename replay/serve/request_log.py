@@ -90,8 +90,12 @@ class JsonLinesLog:
                 if stat.S_ISREG(info.st_mode) and not stat.S_IMODE(info.st_mode) & 0o222:
                     # Refused even by root (who could), as every output agui writes is.
                     raise PermissionError(errno.EACCES, "read-only file")
-            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+            self._fd = _open_for_append(self._path)
         except OSError as error:
+            if error.errno == errno.ENXIO and _is_fifo(self._path):
+                raise UnreadableInput(
+                    f"{path}: a FIFO with no reader; start the reader first"
+                ) from None
             raise UnreadableInput(
                 f"{path}: cannot write the log ({error.strerror or error})"
             ) from None
@@ -119,3 +123,28 @@ class JsonLinesLog:
             if self._fd >= 0:
                 os.close(self._fd)
                 self._fd = -1
+
+
+def _open_for_append(path: Path) -> int:
+    """Open `path` for appending without waiting for anything.
+
+    A plain open of a FIFO waits until a reader opens it, which with no reader is
+    forever, before the server has even started. Opened non-blocking it fails at once
+    (ENXIO) instead; once open, writes block again as they do on any file, so a slow
+    reader delays a line rather than losing it.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
+    fd = os.open(path, flags, 0o666)
+    try:
+        os.set_blocking(fd, True)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _is_fifo(path: Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False

@@ -5,7 +5,7 @@ thread); Starlette parses requests and frames plain answers; event streams go ou
 by frame through `streaming.EventStream`, cut short on shutdown and stopped when the
 client goes away. Public names: `listener.BackgroundServer`, `listener.bind`,
 `streaming.EventStream`, `streaming.StopSignal`, `bodies.read_body`, `cors.with_cors`,
-`routing.every_request_app`.
+`routing.every_request_app`, `request_target.sent_path`.
 Nothing here knows what the streams mean: `replay.serve` (its app is
 `replay.serve.app`) and `replay.proxy` decide that.
 """

@@ -11,6 +11,12 @@ not, nesting past pydantic-core's 200 levels, a float of over 4,300 digits), a t
 `from_json` itself, as does everything once the budget is spent or pydantic-core is
 loaded anyway. tests/replay/wire/test_event_json.py compares `from_json` here with
 pydantic-core's on random and hostile texts.
+
+Both parsers also take `NaN`, `Infinity` and `-Infinity`, which are not JSON: TanStack's
+client (`JSON.parse`) throws on them. `strict_parser` is the one place that rule is
+kept for the plain readers (each frame alone, and frames in batches); the piece reader
+(`replay.large.pieces`) asks pydantic-core to refuse them (`allow_inf_nan=False`), and
+tests/replay/wire/test_strict_json.py shows the two accept the same texts.
 """
 
 from __future__ import annotations
@@ -86,3 +92,57 @@ def has_utf8_form(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+class JavaScriptLiteral(ValueError):
+    """A `NaN`, `Infinity` or `-Infinity` literal in a text that otherwise parsed: Python's
+    parsers take them (and `json.dumps` writes them by default, so a Python server can
+    send them), JavaScript's `JSON.parse` refuses the whole text. (`1e400` is JSON:
+    JavaScript reads Infinity.)"""
+
+    def __init__(self, literal: str) -> None:
+        super().__init__(f"{literal} is not JSON (TanStack's client, with JSON.parse, throws)")
+        self.literal = literal
+
+
+_STRING_OR_LITERAL: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)', re.DOTALL)
+"""A string (skipped whole, so a word inside one is no literal) or a literal outside one."""
+
+
+def javascript_literal(text: str) -> str | None:
+    """The first `NaN`, `Infinity` or `-Infinity` literal of a text that parsed, or None.
+
+    Outside its strings a parsed text has no other words than `true`, `false` and
+    `null`, so any `NaN` or `Infinity` there is the literal itself; deciding it on the
+    text alone keeps the answer the same whichever parser took the text.
+    """
+    if "NaN" not in text and "Infinity" not in text:  # nearly every text: one C scan each
+        return None
+    for found in _STRING_OR_LITERAL.finditer(text):
+        if found.group(1) is not None:
+            return found.group(1)
+    return None
+
+
+def strict_parser(parse: Callable[[str], Any] | None = None) -> Callable[[str], Any]:
+    """`parse` (by default `parser()`, for a batch of texts: ask once per batch) held to
+    JSON's own rule: a `NaN`/`Infinity`/`-Infinity` literal is refused with
+    `JavaScriptLiteral` (a `ValueError` naming it) once the text parsed, so a text that
+    does not parse at all is refused in `parse`'s own words first."""
+    take = parser() if parse is None else parse
+
+    def strict(text: str) -> Any:
+        value = take(text)
+        # (the words' test inline: the batch path calls this for every frame)
+        if ("NaN" in text or "Infinity" in text) and (
+            literal := javascript_literal(text)
+        ) is not None:
+            raise JavaScriptLiteral(literal)
+        return value
+
+    return strict
+
+
+def strict_from_json(text: str, parse: Callable[[str], Any] = from_json) -> Any:
+    """`parse(text)` under JSON's own rule (`strict_parser`): the frame-by-frame reader's."""
+    return strict_parser(parse)(text)

@@ -232,17 +232,10 @@ def _parse_message(
         # pydantic-core's parser is ~3x faster than json.loads; json.loads stays the
         # judge for what it rejects (lone surrogates) and for the error message, and
         # `bounded_json` for how deep it may nest.
-        data = event_json.from_json(text)
-    except ValueError:
-        try:
-            data = bounded_json.loads(text)
-        except ValueError as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-            out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))
-            return out
-    refused = javascript_literal_problem(text, location)
-    if refused is not None:
-        out.append(refused)
+        data = event_json.strict_from_json(text, _event_or_bounded)
+    except ValueError as error:
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        out.append(Problem("invalid-json", Severity.ERROR, f"invalid JSON: {reason}", location))
         return out
     if not isinstance(data, dict):
         kind = type(data).__name__
@@ -253,44 +246,22 @@ def _parse_message(
     return out
 
 
-def may_spell_javascript_literals(text: str) -> bool:
-    """Whether the text spells `NaN` or `Infinity` anywhere: a literal of them parses in
-    Python but not in JavaScript, so such a text goes the per-message way
-    (`javascript_refused` tells a literal from the word inside a string)."""
-    return "NaN" in text or "Infinity" in text
+def _event_or_bounded(text: str) -> Any:
+    """`event_json.from_json`, and `bounded_json` (json.loads, nesting-limited) for what
+    it refuses."""
+    try:
+        return event_json.from_json(text)
+    except ValueError:
+        return bounded_json.loads(text)
 
 
 def javascript_literal_problem(text: str, location: Location) -> Problem | None:
     """The `invalid-json` finding for a text holding a `NaN`/`Infinity` literal, or None."""
-    if not may_spell_javascript_literals(text):
-        return None
-    literal = javascript_refused(text)
+    literal = event_json.javascript_literal(text)
     if literal is None:
         return None
-    what = f"invalid JSON: {literal} is not JSON (TanStack's client, with JSON.parse, throws)"
-    return Problem("invalid-json", Severity.ERROR, what, location)
-
-
-class _Refused(Exception):
-    """A `NaN`, `Infinity` or `-Infinity` literal met while parsing."""
-
-
-def _refuse(literal: str) -> Any:
-    raise _Refused(literal)
-
-
-def javascript_refused(text: str) -> str | None:
-    """The `NaN`, `Infinity` or `-Infinity` literal in JSON `text` (already parsed, so
-    nested within bounds), or None. Python's parsers (pydantic-core's, `json.loads`)
-    take these, and Python's `json.dumps` writes them by default; JavaScript's
-    `JSON.parse` refuses the whole line. (`1e400` is JSON: JavaScript reads Infinity.)"""
-    try:
-        json.loads(text, parse_constant=_refuse)
-    except _Refused as refused:
-        return str(refused)
-    except ValueError:  # json.loads' own refusal: not what is asked here
-        return None
-    return None
+    refused = event_json.JavaScriptLiteral(literal)
+    return Problem("invalid-json", Severity.ERROR, f"invalid JSON: {refused}", location)
 
 
 def validate_event(raw: RawEvent) -> tuple[RecordedEvent, Problem | None]:
@@ -467,16 +438,10 @@ def plain_events(
     frames: list[Frame] = []
     irregular: list[int] = []
     plain = PLAIN_EVENT_TYPES
-    parse = event_json.parser()
+    # (refused here, a `NaN`/`Infinity` literal is the per-message path's to report)
+    parse = event_json.strict_parser()
     for position, frame in enumerate(batch):
-        if (
-            type(frame) is tuple
-            and frame[0][:1] == "{"
-            and len(frame[0]) <= MAX_EVENT_SIZE
-            # (a `NaN`/`Infinity` literal, which Python parses, is the per-message
-            # path's to report; the word inside a string costs only that detour)
-            and not may_spell_javascript_literals(frame[0])
-        ):
+        if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             try:
                 data = parse(frame[0])
             except ValueError:

@@ -9,10 +9,12 @@ log that could not be written (a full disk) turned every request into a
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import httpx
@@ -27,6 +29,7 @@ RUN = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.app
 BODY = json.loads((RUN.parent / "tool-approval.approve.request.json").read_text())
 LIMIT = 2048
 """RLIMIT_FSIZE of the server process: the log cannot grow past this (EFBIG)."""
+AGUI = "from cli.app import main; main()"
 LIMITED = (
     "import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
     f"resource.setrlimit(resource.RLIMIT_FSIZE, ({LIMIT}, {LIMIT})); "
@@ -90,3 +93,64 @@ def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> N
     assert stderr.count("-> served: run 1") == 6
     for line in log.read_text().splitlines():  # what made it in is whole lines
         assert json.loads(line)["status"] == 200
+
+
+def test_a_fifo_log_with_no_reader_is_refused_at_once(tmp_path: Path) -> None:
+    # Before, start-up blocked forever in open(), waiting for a reader.
+    fifo = tmp_path / "requests.fifo"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == f"agui: {fifo}: a FIFO with no reader; start the reader first\n"
+
+
+def test_a_fifo_log_with_a_reader_gets_every_request(tmp_path: Path) -> None:
+    fifo = tmp_path / "requests.fifo"
+    os.mkfifo(fifo)
+    # A reader is there before the server starts (opened without waiting for a writer);
+    # the thread's own open waits for the server's end, and reads to its close.
+    present = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    received: list[bytes] = []
+
+    def read_all() -> None:
+        with fifo.open("rb", buffering=0) as reader:
+            while chunk := reader.read(65536):
+                received.append(chunk)
+
+    thread = threading.Thread(target=read_all, daemon=True)
+    thread.start()
+    process = subprocess.Popen(
+        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        url = listening_url(process.stderr, 5)
+        assert url is not None
+        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(2)]
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        if thread.is_alive():  # the server never opened its end: release the reader
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(15)
+        os.close(present)
+    assert not thread.is_alive()
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert process.returncode == 0
+    lines = b"".join(received).decode().splitlines()
+    assert [(json.loads(line)["status"], json.loads(line)["body"]) for line in lines] == [
+        (200, BODY),
+        (200, BODY),
+    ]

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 import replay.large.read
 from cli.app import app
-from replay.wire.events import RecordedEvent, decode_events, javascript_refused
+from replay.wire.event_json import javascript_literal
+from replay.wire.events import RecordedEvent, decode_events
 from replay.wire.problems import Problem
 from replay.wire.sse import decode_chunks
 
@@ -40,7 +41,7 @@ plain event, parsed in bulk in a piece) carry a number that the tests replace.""
     ],
 )
 def test_the_literal_javascript_refuses_is_named(value: str, literal: str | None) -> None:
-    assert javascript_refused(f'{{"type":"CUSTOM","name":"m","value":{value}}}') == literal
+    assert javascript_literal(f'{{"type":"CUSTOM","name":"m","value":{value}}}') == literal
 
 
 def _recording(path: Path, value: str, copies: int = 1) -> Path:
