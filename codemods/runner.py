@@ -91,6 +91,10 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     rules = [r for r in options.rules if any(t in source for t in file_triggers(r, names))]
     if not rules:
         return FileResult(path, FileStatus.SKIPPED)
+    if b"\0" in source:
+        # CPython refuses a file holding a NUL byte anywhere, LibCST only outside
+        # strings and comments: such a file is a syntax error, never rewritten.
+        return _failed(path, *_syntax_error(source, 1, 1))
     import libcst as cst
 
     from codemods.rules import RULE_ORDER

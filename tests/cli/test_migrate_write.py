@@ -116,3 +116,26 @@ def test_a_path_outside_the_working_directory_is_shown_absolute(
     monkeypatch.chdir(inside)
     assert shown_path(str(inside / "a" / "t.py")) == "a/t.py"
     assert shown_path(str(tmp_path / "elsewhere.py")) == str(tmp_path / "elsewhere.py")
+
+
+@pytest.mark.parametrize("mode", ["--diff", "--check", "--write"])
+def test_a_nul_byte_in_a_string_is_a_syntax_error_and_the_file_stays_untouched(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    broken = b'x = "a\x00b"\n' + LEGACY_CODE
+    (tmp_path / "nul.py").write_bytes(broken)
+    (tmp_path / "ok.py").write_bytes(LEGACY_CODE)
+    result = runner.invoke(app, ["migrate", *([] if mode == "--diff" else [mode]), "."])
+    assert result.exit_code == 2
+    error = "syntax error at line 1, column 7: source code string cannot contain null bytes"
+    line = f"nul.py:1:7: {error}"
+    assert f"\n{line}\n" in "\n" + result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "nul.py").read_bytes() == broken
+    assert "nul.py" not in result.stdout
+    assert summary_count(result.stderr, "failed") == 1
+    migrated = (tmp_path / "ok.py").read_bytes() != LEGACY_CODE
+    assert migrated == (mode == "--write")
+    if mode == "--diff":
+        assert result.stdout.startswith("diff --git a/ok.py ")

@@ -101,6 +101,38 @@ def test_undecodable_bytes_and_nul_bytes_are_located(
     assert (result.error, result.error_line, result.error_column) == (error, *where)
 
 
+NUL_FILLER = b"".join(b"\n\ndef helper_%d(x):\n    return x + %d\n" % (i, i) for i in range(12))
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        (b'x = "a\x00b"\ndef f(client, a):\n    ' + CALL + b"\n", (1, 7)),
+        # A long file, the NUL far from the site: the region path would parse the site alone.
+        (b'x = "a\x00b"\n' + NUL_FILLER + b"\n\ndef f(client, a):\n    " + CALL + b"\n", (1, 7)),
+        # In the region itself, in a string and in a comment.
+        (NUL_FILLER + b'\n\ndef f(client, a):\n    s = b"\x00"\n    ' + CALL + b"\n", (52, 11)),
+        (NUL_FILLER + b"\n\ndef f(client, a):\n    " + CALL + b"  # \x00\n", (52, 66)),
+    ],
+)
+@pytest.mark.parametrize("path", ["region", "whole-module"])
+def test_a_nul_byte_python_refuses_is_a_syntax_error_even_where_libcst_takes_it(
+    monkeypatch: pytest.MonkeyPatch, source: bytes, where: tuple[int, int], path: str
+) -> None:
+    # CPython refuses any source holding a NUL byte; LibCST parses one in a string or a
+    # comment, so the file was migrated and written though Python cannot run it.
+    if path == "whole-module":
+        monkeypatch.setattr(runner, "_migrate_region", lambda *args: None)
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.updated is None
+    message = "source code string cannot contain null bytes"
+    assert result.error == f"syntax error at line {where[0]}, column {where[1]}: {message}"
+    assert (result.error_line, result.error_column) == where
+    clean = migrate_bytes(source.replace(b"\x00", b"0"), "x.py", Options())
+    assert clean.status is FileStatus.CHANGED  # the NUL alone makes it fail
+
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
