@@ -179,7 +179,7 @@ class ApprovalLoopCommand(RuleCommand):
             self.require_whole_module()
         reads = self._reads.get(id(owner))
         if reads is None:
-            reads = self._reads[id(owner)] = _Reads()
+            reads = self._reads[id(owner)] = _Reads(owner)
             owner.visit(reads)
         return reads.read_after(loop, variable)
 
@@ -233,14 +233,16 @@ class _Reads(cst.CSTVisitor):
     """Every read of a name in one function (or module), in source order, in one walk.
 
     A read after a batched loop sees the loop's last item, which a batch call no longer
-    binds; so does a read above it in a loop around it, on that loop's next pass. Asking
+    binds; so does a read above it in a loop around it, on that loop's next pass, and a
+    read in a function or generator made anywhere, which runs when it is called. Asking
     each loop's question by walking the whole function again made a file of n loops
     cost n walks; one walk records, per name, when it is read, and then "read after
     loop L" is a lookup.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, owner: cst.Module | cst.FunctionDef) -> None:
         super().__init__()
+        self._owner = owner
         self.clock = 0
         # id(loop) -> the clock when the loop starts (every read before it is at or
         # before) and when it ends.
@@ -252,6 +254,11 @@ class _Reads(cst.CSTVisitor):
         # name -> (clock of the read, clock where the innermost region binding it anew
         # began, or -1): a read inside such a region reads that binding, not an older one.
         self.reads: dict[str, list[tuple[int, int]]] = {}
+        # Names read, in a nested function, lambda or generator, as bound in the owner:
+        # such code runs when called, perhaps after any loop, so they count as read after.
+        self.later: set[str] = set()
+        # Where each nested function, lambda or generator around the walk began.
+        self._deferred: list[int] = []
         self._targets: set[int] = set()
         self._rebound: list[tuple[set[str], int]] = []
         self._repeated: list[int] = []
@@ -260,6 +267,8 @@ class _Reads(cst.CSTVisitor):
         """Whether `variable` is read after `loop` ends, other than as a binding target:
         below it, or above it in a loop around it (the next pass runs that read after
         it) unless what the read sees is bound anew within that pass."""
+        if variable in self.later:
+            return True
         start, end = self.starts[id(loop)], self.ends[id(loop)]
         reads = self.reads.get(variable, ())
         if any(at > end and since <= end for at, since in reads):
@@ -303,12 +312,12 @@ class _Reads(cst.CSTVisitor):
             decorator.visit(self)
         if node.returns is not None:
             node.returns.visit(self)
-        return self._function(node.params, node.body)
+        return self._function(node.params, node.body, deferred=node is not self._owner)
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return self._function(node.params, node.body)
+        return self._function(node.params, node.body, deferred=True)
 
-    def _function(self, params: cst.Parameters, body: cst.CSTNode) -> bool:
+    def _function(self, params: cst.Parameters, body: cst.CSTNode, *, deferred: bool) -> bool:
         names: set[str] = set()
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             names.add(param.name.value)
@@ -319,7 +328,11 @@ class _Reads(cst.CSTVisitor):
                 self._targets.add(id(star.name))
         params.visit(self)
         self._rebound.append((names, self.clock + 1))
+        if deferred:
+            self._deferred.append(self.clock + 1)
         body.visit(self)
+        if deferred:
+            self._deferred.pop()
         self._rebound.pop()
         return False
 
@@ -344,11 +357,16 @@ class _Reads(cst.CSTVisitor):
             names.update(names_in(comp.target))
             comp = comp.inner_for_in
         self._rebound.append((names, self.clock + 1))
+        lazy = isinstance(node, cst.GeneratorExp)  # the rest runs as it is iterated
+        if lazy:
+            self._deferred.append(self.clock + 1)
         self._targets.add(id(outer.target))
         for part in (*parts, outer.target, *(test.test for test in outer.ifs)):
             part.visit(self)
         if outer.inner_for_in is not None:
             outer.inner_for_in.visit(self)
+        if lazy:
+            self._deferred.pop()
         self._rebound.pop()
         return False
 
@@ -370,3 +388,5 @@ class _Reads(cst.CSTVisitor):
         self.clock += 1
         since = max((at for names, at in self._rebound if node.value in names), default=-1)
         self.reads.setdefault(node.value, []).append((self.clock, since))
+        if self._deferred and since < self._deferred[0]:  # bound outside the outermost
+            self.later.add(node.value)

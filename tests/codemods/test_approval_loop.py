@@ -348,3 +348,28 @@ def test_a_read_on_the_next_pass_of_a_loop_around_it_keeps_the_loop(
     if not batched:
         assert f"{marker(Rule.AG005, OTHER_LOOP)}\n" in code
     assert [s.action for s in sites] == [Action.REWRITTEN if batched else Action.TODO]
+
+
+@pytest.mark.parametrize(
+    ("shape", "batched"),
+    [
+        # A function or a generator made before the loop reads the name when it runs,
+        # which may be after the loop: `item` would then be unbound.
+        ("    def show():\n        return item.id\n    LOOP\n    return show()\n", False),
+        ("    later = (item for _ in range(1))\n    LOOP\n    return list(later)\n", False),
+        ("    later = lambda: [item]\n    LOOP\n    return later()\n", False),
+        ("    class Show:\n        def get(self):\n            return item\n    LOOP\n", False),
+        # Its own parameter, its own comprehension variable, a default or a generator's
+        # first iterable (both evaluated where they stand): not the loop's.
+        ("    def show(item):\n        return item.id\n    LOOP\n", True),
+        ("    later = lambda *item: item\n    LOOP\n", True),
+        ("    def show():\n        return [item for item in batches]\n    LOOP\n", True),
+        ("    def show(x=item):\n        return x\n    LOOP\n", True),
+        ("    later = (x for x in item.kids)\n    LOOP\n", True),
+        ("    def show(item):\n        return lambda: item\n    LOOP\n", True),
+    ],
+)
+def test_a_read_in_code_that_runs_later_is_a_read_after_the_loop(shape: str, batched: bool) -> None:
+    code, sites = apply(ApprovalLoopCommand, with_loop(shape))
+    assert ("client.resolve_interrupts(True)\n" in code) is batched, code
+    assert [s.action for s in sites] == [Action.REWRITTEN if batched else Action.TODO]
