@@ -168,17 +168,18 @@ class ApprovalLoopCommand(RuleCommand):
         if not _is_item_id(arguments.id, variable):
             return None
         if self._read_after(loop, variable):
-            return None  # the batch would leave it unbound
+            return None  # the batch would leave it unbound (or the last item of a pass)
         return call, awaited, approved
 
     def _read_after(self, loop: cst.For, variable: str) -> bool:
-        """Whether code after `loop` in its function (or module) reads `variable`."""
+        """Whether code after `loop` in its function (or module) reads `variable`, on a
+        later pass of a loop around it too."""
         owner = self._owners[-1]
         if isinstance(owner, cst.Module):
             self.require_whole_module()
         reads = self._reads.get(id(owner))
         if reads is None:
-            reads = self._reads[id(owner)] = _Reads()
+            reads = self._reads[id(owner)] = _Reads(owner)
             owner.visit(reads)
         return reads.read_after(loop, variable)
 
@@ -232,38 +233,107 @@ class _Reads(cst.CSTVisitor):
     """Every read of a name in one function (or module), in source order, in one walk.
 
     A read after a batched loop sees the loop's last item, which a batch call no longer
-    binds. Asking each loop's question by walking the whole function again made a file
-    of n loops cost n walks; one walk records, per name, when it is read, and then
-    "read after loop L" is a lookup.
+    binds; so does a read above it in a loop around it, on that loop's next pass, and a
+    read in a function or generator made anywhere, which runs when it is called. Asking
+    each loop's question by walking the whole function again made a file of n loops
+    cost n walks; one walk records, per name, when it is read, and then "read after
+    loop L" is a lookup.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, owner: cst.Module | cst.FunctionDef) -> None:
         super().__init__()
+        self._owner = owner
         self.clock = 0
-        # id(loop) -> the clock when the loop ends.
+        # id(loop) -> the clock when the loop starts (every read before it is at or
+        # before) and when it ends.
+        self.starts: dict[int, int] = {}
         self.ends: dict[int, int] = {}
+        # id(loop) -> the clock where the repeated part (a `for` body, a `while` test and
+        # body) of each loop around it begins, outermost first.
+        self.around: dict[int, tuple[int, ...]] = {}
         # name -> (clock of the read, clock where the innermost region binding it anew
         # began, or -1): a read inside such a region reads that binding, not an older one.
         self.reads: dict[str, list[tuple[int, int]]] = {}
+        # Names read, in a nested function, lambda or generator, as bound in the owner:
+        # such code runs when called, perhaps after any loop, so they count as read after.
+        self.later: set[str] = set()
+        # Where each nested function, lambda or generator around the walk began.
+        self._deferred: list[int] = []
         self._targets: set[int] = set()
         self._rebound: list[tuple[set[str], int]] = []
+        self._repeated: list[int] = []
 
     def read_after(self, loop: cst.For, variable: str) -> bool:
-        """Whether `variable` is read after `loop` ends, other than as a binding target."""
-        end = self.ends[id(loop)]
-        return any(at > end and since <= end for at, since in self.reads.get(variable, ()))
+        """Whether `variable` is read after `loop` ends, other than as a binding target:
+        below it, or above it in a loop around it (the next pass runs that read after
+        it) unless what the read sees is bound anew within that pass."""
+        if variable in self.later:
+            return True
+        start, end = self.starts[id(loop)], self.ends[id(loop)]
+        reads = self.reads.get(variable, ())
+        if any(at > end and since <= end for at, since in reads):
+            return True
+        return any(
+            since < begin <= at <= start for begin in self.around[id(loop)] for at, since in reads
+        )
 
     def visit_For(self, node: cst.For) -> bool:
         # Its iterable is read before it binds anything; its body reads its own binding.
         # What follows it may not (it can run zero times), so the region ends with it.
+        self.starts[id(node)] = self.clock
+        self.around[id(node)] = tuple(self._repeated)
         self._targets.add(id(node.target))
         node.target.visit(self)
         node.iter.visit(self)
-        self._rebound.append((set(names_in(node.target)), self.clock + 1))
+        begin = self.clock + 1
+        self._rebound.append((set(names_in(node.target)), begin))
+        self._repeated.append(begin)
         node.body.visit(self)
+        self._repeated.pop()
         self._rebound.pop()
         if node.orelse is not None:
+            node.orelse.visit(self)  # runs once, after the last pass
+        return False
+
+    def visit_While(self, node: cst.While) -> bool:
+        # The test runs again after every pass of the body.
+        self._repeated.append(self.clock + 1)
+        node.test.visit(self)
+        node.body.visit(self)
+        self._repeated.pop()
+        if node.orelse is not None:
             node.orelse.visit(self)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        # Decorators, defaults and annotations are read where the function is defined;
+        # its parameters are bound anew for its body, which then reads them.
+        for decorator in node.decorators:
+            decorator.visit(self)
+        if node.returns is not None:
+            node.returns.visit(self)
+        return self._function(node.params, node.body, deferred=node is not self._owner)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return self._function(node.params, node.body, deferred=True)
+
+    def _function(self, params: cst.Parameters, body: cst.CSTNode, *, deferred: bool) -> bool:
+        names: set[str] = set()
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            names.add(param.name.value)
+            self._targets.add(id(param.name))
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                names.add(star.name.value)
+                self._targets.add(id(star.name))
+        params.visit(self)
+        self._rebound.append((names, self.clock + 1))
+        if deferred:
+            self._deferred.append(self.clock + 1)
+        body.visit(self)
+        if deferred:
+            self._deferred.pop()
+        self._rebound.pop()
         return False
 
     def leave_For(self, original_node: cst.For) -> None:
@@ -287,11 +357,16 @@ class _Reads(cst.CSTVisitor):
             names.update(names_in(comp.target))
             comp = comp.inner_for_in
         self._rebound.append((names, self.clock + 1))
+        lazy = isinstance(node, cst.GeneratorExp)  # the rest runs as it is iterated
+        if lazy:
+            self._deferred.append(self.clock + 1)
         self._targets.add(id(outer.target))
         for part in (*parts, outer.target, *(test.test for test in outer.ifs)):
             part.visit(self)
         if outer.inner_for_in is not None:
             outer.inner_for_in.visit(self)
+        if lazy:
+            self._deferred.pop()
         self._rebound.pop()
         return False
 
@@ -313,3 +388,5 @@ class _Reads(cst.CSTVisitor):
         self.clock += 1
         since = max((at for names, at in self._rebound if node.value in names), default=-1)
         self.reads.setdefault(node.value, []).append((self.clock, since))
+        if self._deferred and since < self._deferred[0]:  # bound outside the outermost
+            self.later.add(node.value)

@@ -50,6 +50,7 @@ MIN_FILES_PER_WORKER = 4
 EARLY_POOL = 64
 BATCH = 4
 CRASHED = "cannot parse: the parser crashed on this file (its worker process died)"
+SAVE_AS_UTF8 = "save the file as UTF-8 to migrate it"
 
 
 class FileStatus(StrEnum):
@@ -91,6 +92,10 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     rules = [r for r in options.rules if any(t in source for t in file_triggers(r, names))]
     if not rules:
         return FileResult(path, FileStatus.SKIPPED)
+    if b"\0" in source:
+        # CPython refuses a file holding a NUL byte anywhere, LibCST only outside
+        # strings and comments: such a file is a syntax error, never rewritten.
+        return _failed(path, *_syntax_error(source, 1, 1))
     import libcst as cst
 
     from codemods.rules import RULE_ORDER
@@ -106,8 +111,12 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         return _failed(path, message, line, column)
     except (SyntaxError, UnicodeError, LookupError) as error:  # any codec's error
         return _failed(path, *_decode_error(source, error))
+    outline = _outline(source, module.encoding)
+    unfaithful = None if outline is None else _round_trip(source, outline.text, module.encoding)
+    if unfaithful is not None:
+        return _failed(path, *unfaithful)
     try:
-        code, sites = _apply(module, _outline(source, module.encoding), options, active)
+        code, sites = _apply(module, outline, options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
     result = (
@@ -158,6 +167,9 @@ def _migrate_region(
         text = source.decode(encoding)
     except (SyntaxError, LookupError, UnicodeError):
         return None
+    unfaithful = _round_trip(source, text, encoding)
+    if unfaithful is not None:
+        return _failed(path, *unfaithful)
     outline = Outline.of(text)
     if outline.unparsable is not None:
         return _failed(path, outline.unparsable)
@@ -425,6 +437,36 @@ def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]
     except (ValueError, RecursionError, MemoryError):
         pass
     return f"syntax error at line {line}, column {column}{detail}", line, column
+
+
+def _round_trip(
+    source: bytes, text: str, encoding: str
+) -> tuple[str, int | None, int | None] | None:
+    """Why `source` (decoded to `text`) cannot be written back in `encoding`, or None.
+
+    The rules work on decoded text and the result is encoded again, so a codec whose
+    encode does not give back the bytes it decoded would change the file far from any
+    site: `unicode_escape` escapes every line end, `raw_unicode_escape` turns `\\u00e9`
+    in a string into a raw byte, cp932 maps two byte pairs to one character.
+    """
+    try:
+        again = text.encode(encoding)
+    except UnicodeError:  # a codec such as idna raises the base class
+        return f"cannot encode in {encoding} the text it decoded: {SAVE_AS_UTF8}", None, None
+    if again == source:
+        return None
+    at = next(
+        (i for i, (old, new) in enumerate(zip(source, again, strict=False)) if old != new),
+        min(len(source), len(again)),
+    )
+    line, column = _location(source, at, encoding)
+    byte = f"byte 0x{source[at : at + 1].hex()}" if at < len(source) else "the end"
+    return (
+        f"cannot rewrite in {encoding}: decoding and encoding again changes {byte} "
+        f"at line {line}, column {column}; {SAVE_AS_UTF8}",
+        line,
+        column,
+    )
 
 
 def _final_cr(source: bytes, code: str, encoding: str) -> str:

@@ -116,3 +116,56 @@ def test_a_path_outside_the_working_directory_is_shown_absolute(
     monkeypatch.chdir(inside)
     assert shown_path(str(inside / "a" / "t.py")) == "a/t.py"
     assert shown_path(str(tmp_path / "elsewhere.py")) == str(tmp_path / "elsewhere.py")
+
+
+@pytest.mark.parametrize("mode", ["--diff", "--check", "--write"])
+def test_a_nul_byte_in_a_string_is_a_syntax_error_and_the_file_stays_untouched(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    broken = b'x = "a\x00b"\n' + LEGACY_CODE
+    (tmp_path / "nul.py").write_bytes(broken)
+    (tmp_path / "ok.py").write_bytes(LEGACY_CODE)
+    result = runner.invoke(app, ["migrate", *([] if mode == "--diff" else [mode]), "."])
+    assert result.exit_code == 2
+    error = "syntax error at line 1, column 7: source code string cannot contain null bytes"
+    line = f"nul.py:1:7: {error}"
+    assert f"\n{line}\n" in "\n" + result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "nul.py").read_bytes() == broken
+    assert "nul.py" not in result.stdout
+    assert summary_count(result.stderr, "failed") == 1
+    migrated = (tmp_path / "ok.py").read_bytes() != LEGACY_CODE
+    assert migrated == (mode == "--write")
+    if mode == "--diff":
+        assert result.stdout.startswith("diff --git a/ok.py ")
+
+
+@pytest.mark.parametrize("mode", ["--diff", "--check", "--write"])
+def test_a_file_its_codec_cannot_write_back_is_refused_and_stays_untouched(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    escaped = b"# -*- coding: unicode_escape -*-\nNAME = '\\u00e9'\n" + LEGACY_CODE
+    (tmp_path / "escaped.py").write_bytes(escaped)
+    latin = b"# -*- coding: latin-1 -*-\nNAME = '\xe9'\n" + LEGACY_CODE
+    (tmp_path / "latin.py").write_bytes(latin)
+    result = runner.invoke(app, ["migrate", *([] if mode == "--diff" else [mode]), "."])
+    assert result.exit_code == 2
+    error = (
+        "cannot rewrite in unicode_escape: decoding and encoding again changes byte 0x0a "
+        "at line 1, column 33; save the file as UTF-8 to migrate it"
+    )
+    assert f"\nescaped.py:1:33: {error}\n" in "\n" + result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "escaped.py").read_bytes() == escaped
+    assert "escaped.py" not in result.stdout
+    assert summary_count(result.stderr, "failed") == 1
+    written = (tmp_path / "latin.py").read_bytes()
+    if mode == "--write":
+        assert written.startswith(b"# -*- coding: latin-1 -*-\nNAME = '\xe9'\ndef f(client, a):\n")
+        assert b"resolve_interrupt(True)" in written
+    else:
+        assert written == latin
+    if mode == "--diff":
+        assert result.stdout.startswith("diff --git a/latin.py ")

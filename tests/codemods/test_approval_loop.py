@@ -281,3 +281,95 @@ def test_a_comprehension_reads_the_loop_variable_only_in_its_first_iterable(
 ) -> None:
     code, _ = apply(ApprovalLoopCommand, f"def f(client, xs):\n{LOOP}{after}")
     assert ("    client.resolve_interrupts(True)\n" in code) is batched
+
+
+def with_loop(shape: str) -> str:
+    """`shape` in a function, its `LOOP` line replaced by the batchable loop, indented
+    like that line."""
+    lines = []
+    for line in shape.splitlines(keepends=True):
+        if line.strip() == "LOOP":
+            indent = line[: len(line) - len(line.lstrip())]
+            lines += [indent + loop_line[4:] for loop_line in LOOP.splitlines(keepends=True)]
+        else:
+            lines.append(line)
+    return "def f(client, batches, more, log):\n" + "".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("shape", "batched"),
+    [
+        # On the second pass the read sees the inner loop's last item, which a batch
+        # call no longer binds: the read comes after the loop although it is above it.
+        (
+            "    for batch in batches:\n        if item is not None:\n"
+            "            log(item.id)\n        LOOP\n",
+            False,
+        ),
+        ("    while more():\n        log(item)\n        LOOP\n", False),
+        ("    while item is None or more():\n        LOOP\n", False),
+        ("    for batch in batches:\n        cb = lambda: item\n        LOOP\n", False),
+        (
+            "    for batch in batches:\n        def show():\n            return item\n"
+            "        LOOP\n",
+            False,
+        ),
+        # The loop around the loop around it repeats it too.
+        (
+            "    while more():\n        log(item)\n        for batch in batches:\n"
+            "            LOOP\n",
+            False,
+        ),
+        # A read of a binding made anew on each pass before it reads that binding.
+        ("    for item in batches:\n        log(item)\n        LOOP\n", True),
+        (
+            "    for batch in batches:\n        for item in batch:\n            log(item)\n"
+            "        LOOP\n",
+            True,
+        ),
+        ("    for batch in batches:\n        b = [item for item in batch]\n        LOOP\n", True),
+        ("    for batch in batches:\n        cb = lambda item: item.id\n        LOOP\n", True),
+        (
+            "    for batch in batches:\n        def show(item, x=1):\n            return item\n"
+            "        LOOP\n",
+            True,
+        ),
+        # Evaluated once, before any pass, or once after the last: not on a next pass.
+        ("    for batch in item.batches:\n        LOOP\n", True),
+        ("    for batch in batches:\n        LOOP\n    else:\n        log(batch)\n", True),
+        ("    for batch in batches:\n        log(batch)\n        LOOP\n", True),
+    ],
+)
+def test_a_read_on_the_next_pass_of_a_loop_around_it_keeps_the_loop(
+    shape: str, batched: bool
+) -> None:
+    code, sites = apply(ApprovalLoopCommand, with_loop(shape))
+    assert ("client.resolve_interrupts(True)\n" in code) is batched, code
+    if not batched:
+        assert f"{marker(Rule.AG005, OTHER_LOOP)}\n" in code
+    assert [s.action for s in sites] == [Action.REWRITTEN if batched else Action.TODO]
+
+
+@pytest.mark.parametrize(
+    ("shape", "batched"),
+    [
+        # A function or a generator made before the loop reads the name when it runs,
+        # which may be after the loop: `item` would then be unbound.
+        ("    def show():\n        return item.id\n    LOOP\n    return show()\n", False),
+        ("    later = (item for _ in range(1))\n    LOOP\n    return list(later)\n", False),
+        ("    later = lambda: [item]\n    LOOP\n    return later()\n", False),
+        ("    class Show:\n        def get(self):\n            return item\n    LOOP\n", False),
+        # Its own parameter, its own comprehension variable, a default or a generator's
+        # first iterable (both evaluated where they stand): not the loop's.
+        ("    def show(item):\n        return item.id\n    LOOP\n", True),
+        ("    later = lambda *item: item\n    LOOP\n", True),
+        ("    def show():\n        return [item for item in batches]\n    LOOP\n", True),
+        ("    def show(x=item):\n        return x\n    LOOP\n", True),
+        ("    later = (x for x in item.kids)\n    LOOP\n", True),
+        ("    def show(item):\n        return lambda: item\n    LOOP\n", True),
+    ],
+)
+def test_a_read_in_code_that_runs_later_is_a_read_after_the_loop(shape: str, batched: bool) -> None:
+    code, sites = apply(ApprovalLoopCommand, with_loop(shape))
+    assert ("client.resolve_interrupts(True)\n" in code) is batched, code
+    assert [s.action for s in sites] == [Action.REWRITTEN if batched else Action.TODO]

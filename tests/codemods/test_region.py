@@ -36,6 +36,11 @@ SITES = (
     "for a in self.client.pending_interrupts:\n"
     "{u}self.client.add_tool_approval_response(id=a.id, approved=True)\n"
     "{s}log.info('%s', a)",
+    # A read above a loop, in a loop around it: on the next pass it reads the last item.
+    "while self.more():\n{u}log.info('%s', a)\n{u}for a in self.client.pending_interrupts:\n"
+    "{w}self.client.add_tool_approval_response(id=a.id, approved=True)",
+    "for a in self.batches:\n{u}log.info('%s', a)\n{u}for a in self.client.pending_interrupts:\n"
+    "{w}self.client.add_tool_approval_response(id=a.id, approved=True)",
 )
 FILLER = (
     "x = 1",
@@ -50,6 +55,10 @@ FILLER = (
 TOP_LOOP = (
     "for item in client.pending_interrupts:\n"
     "{u}client.add_tool_approval_response(id=item.id, approved=True)\n"
+)
+# The same loop in a loop that reads its variable above it (on the next pass).
+TOP_LOOP_AROUND = "while more():\n{u}print(item)\n" + "".join(
+    "{u}" + line for line in TOP_LOOP.splitlines(keepends=True)
 )
 # Top-level statements that open a block some way (or none), for the indentation check.
 OPENERS = (
@@ -93,7 +102,8 @@ def members_module(seed: int) -> bytes:
             lines.append(f"{unit}{unit}# trailing")
     lines += [f"def g{i}():\n{unit}return {i}\n" for i in range(rng.randint(0, 25))]
     if rng.random() < 0.2:
-        lines.append(TOP_LOOP.replace("{u}", unit) + rng.choice(("", "print(item)\n")))
+        top = rng.choice((TOP_LOOP, TOP_LOOP_AROUND))
+        lines.append(top.replace("{u}", unit) + rng.choice(("", "print(item)\n")))
     newline = rng.choice(("\n", "\r\n"))
     return ("\n".join(lines) + "\n").replace("\n", newline).encode()
 

@@ -41,6 +41,76 @@ def test_a_declared_encoding_survives() -> None:
     assert result.updated == source.replace(b"pending_interrupts", b"interrupts")
 
 
+SITE = b"def f(client, a):\n    " + CALL + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "error", "where"),
+    [
+        (
+            b"# -*- coding: unicode_escape -*-\nNAME = '\\u00e9 caf\xc3\xa9'\n" + SITE,
+            "cannot rewrite in unicode_escape: decoding and encoding again changes byte 0x0a",
+            (1, 33),
+        ),
+        (
+            b"# coding: raw_unicode_escape\nNAME = '\\u00e9'\n" + SITE,
+            "cannot rewrite in raw_unicode_escape: decoding and encoding again changes byte 0x5c",
+            (2, 9),
+        ),
+        # cp932 decodes 0x87 0x90 and 0x81 0xe0 to the same character, and encodes 0x81 0xe0.
+        (
+            b"# coding: cp932\r\nNAME = '\x87\x90'\r\n" + SITE.replace(b"\n", b"\r\n"),
+            "cannot rewrite in cp932: decoding and encoding again changes byte 0x87",
+            (2, 9),
+        ),
+    ],
+)
+@pytest.mark.parametrize("path", ["region", "whole-module"])
+def test_a_file_its_declared_codec_cannot_write_back_is_refused(
+    monkeypatch: pytest.MonkeyPatch, source: bytes, error: str, where: tuple[int, int], path: str
+) -> None:
+    # Written back, such a file changed far from the site (unicode_escape escaped every
+    # line end): it is refused whole, with the first byte that would change.
+    if path == "whole-module":
+        monkeypatch.setattr(runner, "_migrate_region", lambda *args: None)
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.updated is None
+    line, column = where
+    assert result.error == (
+        f"{error} at line {line}, column {column}; save the file as UTF-8 to migrate it"
+    )
+    assert (result.error_line, result.error_column) == where
+
+
+@pytest.mark.parametrize(
+    ("head", "encoding"),
+    [
+        ("# -*- coding: utf-8 -*-\nNAME = '\\u00e9 café ✓'\n", "utf-8"),
+        ("NAME = '\\u00e9 café ✓'\n", "utf-8-sig"),
+        ("# -*- coding: latin-1 -*-\nNAME = '\\u00e9 café'\n", "latin-1"),
+        ("# coding: cp932\nNAME = 'ｶﾀｶﾅ 漢字'\n", "cp932"),
+    ],
+)
+@pytest.mark.parametrize("path", ["region", "whole-module"])
+def test_a_file_its_codec_writes_back_is_migrated_and_nothing_else_changes(
+    monkeypatch: pytest.MonkeyPatch, head: str, encoding: str, path: str
+) -> None:
+    if path == "whole-module":
+        monkeypatch.setattr(runner, "_migrate_region", lambda *args: None)
+    word = head.split("'")[1]  # non-ASCII characters of the file's encoding
+    tail = f"\nOTHER = '\\x41 {word}'  # after\n"
+    source = (head + SITE.decode() + tail).encode(encoding)
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.CHANGED
+    assert result.updated is not None
+    before, after = head.encode(encoding), tail.encode(encoding)
+    if encoding == "utf-8-sig":
+        after = tail.encode()
+    assert result.updated.startswith(before + b"def f(client, a):\n")
+    assert result.updated.endswith(b"resolve_interrupt(True)\n" + after)
+
+
 def test_syntax_error_is_a_failed_result_with_a_location() -> None:
     result = migrate_bytes(b"x = 1\ndef f(:\n    client.pending_interrupts\n", "x.py", Options())
     assert result.status is FileStatus.FAILED
@@ -99,6 +169,38 @@ def test_undecodable_bytes_and_nul_bytes_are_located(
     result = migrate_bytes(source, "x.py", Options())
     assert result.status is FileStatus.FAILED
     assert (result.error, result.error_line, result.error_column) == (error, *where)
+
+
+NUL_FILLER = b"".join(b"\n\ndef helper_%d(x):\n    return x + %d\n" % (i, i) for i in range(12))
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        (b'x = "a\x00b"\ndef f(client, a):\n    ' + CALL + b"\n", (1, 7)),
+        # A long file, the NUL far from the site: the region path would parse the site alone.
+        (b'x = "a\x00b"\n' + NUL_FILLER + b"\n\ndef f(client, a):\n    " + CALL + b"\n", (1, 7)),
+        # In the region itself, in a string and in a comment.
+        (NUL_FILLER + b'\n\ndef f(client, a):\n    s = b"\x00"\n    ' + CALL + b"\n", (52, 11)),
+        (NUL_FILLER + b"\n\ndef f(client, a):\n    " + CALL + b"  # \x00\n", (52, 66)),
+    ],
+)
+@pytest.mark.parametrize("path", ["region", "whole-module"])
+def test_a_nul_byte_python_refuses_is_a_syntax_error_even_where_libcst_takes_it(
+    monkeypatch: pytest.MonkeyPatch, source: bytes, where: tuple[int, int], path: str
+) -> None:
+    # CPython refuses any source holding a NUL byte; LibCST parses one in a string or a
+    # comment, so the file was migrated and written though Python cannot run it.
+    if path == "whole-module":
+        monkeypatch.setattr(runner, "_migrate_region", lambda *args: None)
+    result = migrate_bytes(source, "x.py", Options())
+    assert result.status is FileStatus.FAILED
+    assert result.updated is None
+    message = "source code string cannot contain null bytes"
+    assert result.error == f"syntax error at line {where[0]}, column {where[1]}: {message}"
+    assert (result.error_line, result.error_column) == where
+    clean = migrate_bytes(source.replace(b"\x00", b"0"), "x.py", Options())
+    assert clean.status is FileStatus.CHANGED  # the NUL alone makes it fail
 
 
 @pytest.mark.parametrize(
