@@ -66,13 +66,14 @@ def render_exchange(entry: ExchangeLog) -> str:
         parts.append(f"runId={entry.run_id}")
     if entry.parent_run_id is not None:
         parts.append(f"parentRunId={entry.parent_run_id}")
-    # the path and ids come from the client, the detail from the upstream's answer
+    # The path and ids come from the client, the detail from the upstream's answer: a
+    # line break among them (a runId "r\n#9 POST /x") would forge a second exchange.
     line = f"{visible(' '.join(parts))} -> {entry.status} {entry.end}"
     if entry.detail:
         line += f": {visible(entry.detail)}"
     if entry.saved is not None:
-        line += f" (recorded {entry.saved})"
-    return line
+        line += f" (recorded {visible(str(entry.saved))})"
+    return line.replace("\n", "\\x0a")
 
 
 def exchange_record(entry: ExchangeLog) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from replay.proxy.upstream import Pipe, UpstreamError, pipe_target
 from replay.resume.client import display_url
 from replay.web.bodies import UnreadableBody, read_body
 from replay.web.cors import with_cors
+from replay.web.request_target import sent_path
 from replay.web.routing import every_request_app
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
 from replay.wire.canonical import wire_json
@@ -171,7 +172,7 @@ async def _forward(
 
     number = session.next_number()
     method = request.method
-    path = request.url.path
+    path = sent_path(request.scope)  # the log's: as sent, still percent-encoded
     try:
         body = await read_body(request)
     except UnreadableBody as error:
@@ -180,8 +181,10 @@ async def _forward(
     ids = _ids(body)
     # The path as the client sent it: decoded, `/a%2Fb` would reach the upstream as `/a/b`
     raw_path = request.scope.get("raw_path")
-    sent_path = raw_path.decode("latin-1") if isinstance(raw_path, bytes) and raw_path else path
-    url = target_url(session.options.upstream, sent_path, request.url.query)
+    forwarded = (
+        raw_path.decode("latin-1") if isinstance(raw_path, bytes) and raw_path else request.url.path
+    )
+    url = target_url(session.options.upstream, forwarded, request.url.query)
     posted = _json_object(body)
     native = session.options.native
     sent = body
@@ -277,7 +280,7 @@ async def _pipe(
     """Plain pass-through of a POST over the lean pipe: no taps, bytes as they come."""
     from urllib.parse import urlsplit
 
-    method, path = request.method, request.url.path
+    method, path = request.method, sent_path(request.scope)
     parts = urlsplit(url)
     target = parts.path + ("?" + parts.query if parts.query else "")
     assert session.pipe is not None

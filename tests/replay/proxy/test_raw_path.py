@@ -52,3 +52,28 @@ def test_the_target_goes_up_as_sent(
             answer = client.send(request)
     assert answer.content == ANSWER
     assert lines == [b"POST /base" + target.encode("ascii") + b" HTTP/1.1"]
+
+
+@pytest.mark.parametrize("fast_path", [True, False], ids=["pipe", "httpx"])
+def test_the_log_shows_the_path_as_sent_and_one_line_per_exchange(
+    upstream: tuple[str, list[bytes]], fast_path: bool
+) -> None:
+    # Decoded, `/a%0D%0Ab` was logged as `/ab`; a line break in a runId split the line.
+    from cli.proxy_command import render_exchange
+    from replay.proxy.app import ExchangeLog
+
+    url, _ = upstream
+    logged: list[ExchangeLog] = []
+    targets = ["/a%0D%0Ab", "/x%00y%1B%5B2J", "/a%E2%80%A8b"]
+    with (
+        ProxyServer(ProxyOptions(upstream=url, fast_path=fast_path), logger=logged.append) as proxy,
+        httpx.Client(timeout=10) as client,
+    ):
+        for target in targets:
+            request = httpx.Request("POST", proxy.url, json={"runId": "r\n#9 POST /forged"})
+            request.url = request.url.copy_with(raw_path=target.encode("ascii"))
+            client.send(request)
+    assert [entry.path for entry in logged] == targets
+    lines = [render_exchange(entry) for entry in logged]
+    assert all("\n" not in line for line in lines)
+    assert lines[0].startswith("#1 POST /a%0D%0Ab runId=r\\x0a#9 POST /forged -> 200 ")
