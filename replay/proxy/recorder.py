@@ -1,8 +1,10 @@
 """Write each proxied exchange as a recording agui reads back: `NNN-<runId>.sse` + sidecar.
 
-The response bytes go to a temp file beside the target as they pass and are moved into
-place when the stream ends, so a reader never sees a torn file. A stream that ended
-early (upstream dropped it, the client left, the proxy stopped) is kept as what
+The response bytes go into the exchange's hidden placeholder (`.NNN.claim`, which also
+holds its number: `replay.proxy.numbering`) as they pass, and are linked to their name
+when the stream ends, so a reader never sees a torn file and no file already at that
+name is ever replaced (the exchange takes the next free number instead). A stream that
+ended early (upstream dropped it, the client left, the proxy stopped) is kept as what
 arrived, under `NNN-<runId>.partial.sse`, so a glob of `*.sse` still finds it and
 `agui replay --check` reports its missing terminal. The request body goes beside it as
 `….request.json` (the sidecar `agui replay` and `agui resume --from` pair up), and the
@@ -10,7 +12,8 @@ exchange's status and headers — credentials redacted — as `….exchange.json
 
 Recording is a tap: a disk that fills up or a directory that disappears never breaks
 the exchange it records. The failure is kept as `Saved.error` (the proxy prints it with
-the exchange), the half-written temp file is removed, and the client's stream goes on.
+the exchange), the half-written placeholder is removed, and the client's stream goes
+on.
 """
 
 from __future__ import annotations
@@ -20,16 +23,14 @@ import errno
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from replay.proxy.headers import redacted
-from replay.resume.client import AtomicFile, write_atomic
+from replay.proxy.numbering import Numbers, Unclaimed, claim_path
 
-_NUMBERED: Final = re.compile(r"^\.?(\d{3,})-")
-"""A recorded file's number; the leading dot is a temp file still being written."""
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 NO_RUN_ID: Final = "no-run-id"
 
@@ -51,20 +52,20 @@ class Saved:
     """`not recorded: …` or `recorded without its sidecars: …`; None when all went well."""
 
 
-def _reason(error: OSError) -> str:
-    """`PATH: what went wrong`, the way the rest of agui words a file it cannot write."""
-    what = error.strerror or str(error)
-    return f"{error.filename}: {what}" if error.filename else what
+def _reason(error: OSError, path: Path) -> str:
+    """`PATH: what went wrong`, naming the file the user would look for (never the
+    placeholder), the way the rest of agui words a file it cannot write."""
+    return f"{path}: {error.strerror or error}"
 
 
 class Recorder:
     """Numbers exchanges from one past the highest already in the directory.
 
     Another proxy (or a second `agui proxy` started by mistake) may record into the same
-    directory at the same time: each number is claimed under a lock on the directory,
-    from what is there at that moment — other writers' temp files, which carry the
-    number, included — so two exchanges never share a name and neither replaces the
-    other.
+    directory at the same time: each number is claimed by a placeholder only one writer
+    can create (`replay.proxy.numbering`), so two exchanges never share a number, and a
+    recording is moved into place only under a name nothing holds yet, so none replaces
+    another file.
     """
 
     def __init__(self, directory: Path, *, redact: Iterable[str] = ()) -> None:
@@ -78,61 +79,41 @@ class Recorder:
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
         self.redact = tuple(redact)
-        self._next = 1  # (`open` looks at what the directory holds each time)
-
-    def _highest(self) -> int:
-        """The highest number in the directory, a pending temp file's included."""
-        try:
-            names = [entry.name for entry in os.scandir(self.directory)]
-        except OSError:
-            return 0  # the directory is gone: opening the exchange will say so
-        numbers = [int(match.group(1)) for name in names if (match := _NUMBERED.match(name))]
-        return max(numbers, default=0)
+        self.numbers = Numbers(directory)
 
     def open(self, run_id: str | None, request: bytes) -> RecordedExchange:
         """Start writing one exchange (numbers are taken in the order exchanges start)."""
-        with _locked(self.directory):
-            number = max(self._next, self._highest() + 1)
-            self._next = number + 1
-            # created under the lock: its temp file is what shows the number is taken
-            return RecordedExchange(self, number, file_stem(number, run_id), request)
-
-
-@contextlib.contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `directory` (none where the system has no flock)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: numbers still come from what the directory holds
-        yield
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        yield  # the directory is gone: opening the exchange will say so
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+        return RecordedExchange(self, run_id, request)
 
 
 class RecordedExchange:
-    """One exchange being written; `finish()` moves it into place."""
+    """One exchange being written into its placeholder; `finish()` moves it into place."""
 
-    def __init__(self, recorder: Recorder, number: int, stem: str, request: bytes) -> None:
+    def __init__(self, recorder: Recorder, run_id: str | None, request: bytes) -> None:
         self.recorder = recorder
-        self.number = number
-        self.stem = stem
+        self.run_id = run_id
         self.request = request
         self._bytes = 0
         self._failure: str | None = None
-        self._stream: AtomicFile | None = None
+        self._claim: Path | None = None
+        self._stream: BinaryIO | None = None
         try:
-            self._stream = AtomicFile(recorder.directory / f"{stem}.sse")
-        except OSError as error:
-            self._failure = _reason(error)
+            claim = recorder.numbers.take()
+        except Unclaimed as refused:
+            self._number(refused.number)
+            self._failure = _reason(refused.error, self._target(complete=True))
+            return
+        self._number(claim.number)
+        self._claim = claim.path
+        self._stream = os.fdopen(claim.fd, "wb")
+
+    def _number(self, number: int) -> None:
+        self.number = number
+        self.stem = file_stem(number, self.run_id)
+
+    def _target(self, *, complete: bool) -> Path:
+        stem = self.stem if complete else f"{self.stem}.partial"
+        return self.recorder.directory / f"{stem}.sse"
 
     def write(self, chunk: bytes) -> None:
         if self._stream is None:
@@ -140,16 +121,14 @@ class RecordedExchange:
         try:
             self._stream.write(chunk)
         except OSError as error:
-            self._fail(error)
+            self._fail(error, self._target(complete=True))
             return
         self._bytes += len(chunk)
 
-    def _fail(self, error: OSError) -> None:
-        """Give up on this recording: note why and remove the half-written temp file."""
-        self._failure = _reason(error)
-        if self._stream is not None:
-            self._stream.discard()
-            self._stream = None
+    def _fail(self, error: OSError, path: Path) -> None:
+        """Give up on this recording: note why and remove the half-written placeholder."""
+        self._failure = _reason(error, path)
+        self.discard()
 
     def finish(
         self,
@@ -166,17 +145,20 @@ class RecordedExchange:
 
         Never raises for the disk: what could not be written is `Saved.error`.
         """
-        directory = self.recorder.directory
-        stem = self.stem if complete else f"{self.stem}.partial"
-        target = directory / f"{stem}.sse"
         if self._stream is not None:
             try:
-                self._stream.path = target
-                self._stream.commit()
+                self._stream.close()  # the last bytes reach the disk, or the error shows
             except OSError as error:
-                self._fail(error)
-        if self._stream is None:
+                self._fail(error, self._target(complete=complete))
+        if self._claim is None:
             return Saved(None, complete, f"not recorded: {self._failure}")
+        try:
+            target = self._place(complete=complete)
+        except OSError as error:
+            self._fail(error, self._target(complete=complete))
+            return Saved(None, complete, f"not recorded: {self._failure}")
+        self._stream = None
+        self._claim = None
         meta: dict[str, Any] = {
             "exchange": self.number,
             "method": method,
@@ -189,18 +171,90 @@ class RecordedExchange:
             "responseHeaders": redacted(response_headers, self.recorder.redact),
         }
         text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
-        try:
-            if _is_object(self.request):
-                write_atomic(directory / f"{stem}.request.json", self.request)
-            write_atomic(directory / f"{stem}.exchange.json", text.encode("utf-8"))
-        except OSError as error:
-            # the stream itself is in place and replays on its own
-            return Saved(target, complete, f"recorded without its sidecars: {_reason(error)}")
+        stem = target.name.removesuffix(".sse")
+        sidecars = [("exchange.json", text.encode("utf-8"))]
+        if _is_object(self.request):
+            sidecars.insert(0, ("request.json", self.request))
+        for kind, data in sidecars:
+            sidecar = target.with_name(f"{stem}.{kind}")
+            try:
+                self._write_new(claim_path(target.parent, self.number, kind), sidecar, data)
+            except OSError as error:
+                # the stream itself is in place and replays on its own
+                reason = _reason(error, sidecar)
+                return Saved(target, complete, f"recorded without its sidecars: {reason}")
         return Saved(target, complete)
 
+    def _place(self, *, complete: bool) -> Path:
+        """Link the placeholder to its recording's name; a name some other file holds
+        (one the user put there, say) is never replaced: the exchange takes a new number."""
+        assert self._claim is not None
+        while True:
+            target = self._target(complete=complete)
+            try:
+                _link(self._claim, target)
+            except FileExistsError:
+                try:
+                    claim = self.recorder.numbers.take()
+                except Unclaimed as refused:
+                    raise refused.error from None
+                os.close(claim.fd)
+                os.replace(self._claim, claim.path)  # the bytes move to the new number
+                self._claim = claim.path
+                self._number(claim.number)
+                continue
+            return target
+
+    @staticmethod
+    def _write_new(temp: Path, target: Path, data: bytes) -> None:
+        """Write a sidecar beside, then link it to `target` (never over another file)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(temp, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            _link(temp, target)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+
     def discard(self) -> None:
+        """Drop what was written: the placeholder goes, and the number with it."""
         if self._stream is not None:
-            self._stream.discard()
+            with contextlib.suppress(OSError):
+                self._stream.close()
+            self._stream = None
+        if self._claim is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._claim)
+            self._claim = None
+
+
+_NO_HARD_LINKS: Final = frozenset(
+    code
+    for code in (errno.EPERM, errno.EMLINK, getattr(errno, "ENOTSUP", None), errno.EOPNOTSUPP)
+    if code is not None
+)
+"""What `link` answers on a file system without hard links (FAT, some network shares)."""
+
+
+def _link(source: Path, target: Path) -> None:
+    """Give `source`'s file the name `target`, which must be free (`FileExistsError` when
+    it is not), and drop `source`. A link is atomic and never replaces anything; without
+    links, the name is checked while the number is held, then the file renamed."""
+    try:
+        os.link(source, target)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in _NO_HARD_LINKS:
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.rename(source, target)
+        return
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(source)
 
 
 def _is_object(raw: bytes) -> bool:

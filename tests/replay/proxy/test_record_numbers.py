@@ -1,0 +1,274 @@
+"""Exchange numbers in a recording directory several proxies write into: every exchange
+gets its own number and every recording survives, whatever the directory is.
+
+Before, a number was held only by the exchange's temp file, and that file is not in the
+directory when the directory is not the user's own (`OutputFile` then keeps the bytes
+in an unnamed temp file): a second proxy saw nothing, took the same number, and its
+`rename` replaced the first proxy's recording. Without `flock` the scan alone raced the
+same way, and a file that appeared at the recording's name was replaced too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from replay.proxy.recorder import RecordedExchange, Recorder, Saved
+
+ROOT = Path(__file__).resolve().parents[3]
+NOBODY = 65534
+
+# A recorder in its own process. Commands on stdin, one a line; answers on stdout:
+#   open TAG   -> the exchange's number (TAG is written as its whole stream)
+#   finish TAG -> the recording's path
+#   many N K   -> N exchanges, K open at a time; the numbers, as one JSON list
+#   write TAG  -> writes TAG again into the open exchange, then `ok`
+# `AGUI_TEST_NO_FLOCK=1` makes `import fcntl` fail, as on a system without flock.
+WORKER = r"""
+import json, os, sys
+if os.environ.get("AGUI_TEST_NO_FLOCK"):
+    sys.modules["fcntl"] = None
+from pathlib import Path
+from replay.proxy.recorder import Recorder
+
+recorder = Recorder(Path(sys.argv[1]))
+tag = sys.argv[2]
+open_now = {}
+
+def finish(exchange):
+    saved = exchange.finish(complete=True, method="POST", path="/chat", status=200,
+                            request_headers=[], response_headers=[], end="complete")
+    assert saved.error is None, saved.error
+    return str(saved.stream)
+
+for line in sys.stdin:
+    command, *args = line.split()
+    if command == "open":
+        exchange = recorder.open("r1", json.dumps({"tag": args[0]}).encode())
+        exchange.write(args[0].encode())
+        open_now[args[0]] = exchange
+        print(exchange.number, flush=True)
+    elif command == "write":
+        open_now[args[0]].write(args[0].encode())
+        print("ok", flush=True)
+    elif command == "finish":
+        print(finish(open_now.pop(args[0])), flush=True)
+    elif command == "many":
+        count, width = int(args[0]), int(args[1])
+        numbers, batch = [], []
+        for index in range(count):
+            name = f"{tag}-{index}"
+            exchange = recorder.open("r1", json.dumps({"tag": name}).encode())
+            exchange.write(name.encode())
+            batch.append(exchange)
+            numbers.append(exchange.number)
+            if len(batch) == width:
+                for held in batch:
+                    finish(held)
+                batch = []
+        for held in batch:
+            finish(held)
+        print(json.dumps(numbers), flush=True)
+"""
+
+
+class Worker:
+    """One recorder process, driven line by line."""
+
+    def __init__(self, directory: Path, tag: str, *, flock: bool = True) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        if not flock:
+            env["AGUI_TEST_NO_FLOCK"] = "1"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(directory), tag],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            _, errors = self.process.communicate(timeout=30)
+            raise AssertionError(f"the worker stopped: {errors}")
+        return line.strip()
+
+    def ask(self, line: str) -> str:
+        self.send(line)
+        return self.answer()
+
+    def close(self) -> None:
+        streams = (self.process.stdin, self.process.stdout, self.process.stderr)
+        assert self.process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.close()  # the end of the commands: the worker stops
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for stream in streams:
+            if stream is not None:
+                stream.close()
+
+
+@contextmanager
+def workers(directory: Path, *tags: str, flock: bool = True) -> Iterator[list[Worker]]:
+    started = [Worker(directory, tag, flock=flock) for tag in tags]
+    try:
+        yield started
+    finally:
+        for worker in started:
+            worker.close()
+
+
+def not_our_own(directory: Path) -> Path:
+    """A directory another user owns (and root may write into): where `OutputFile` keeps
+    the bytes out of the directory until the end."""
+    directory.mkdir()
+    os.chown(directory, NOBODY, NOBODY)
+    return directory
+
+
+def recordings(directory: Path) -> dict[int, str]:
+    """Number → what its stream holds, checked against its sidecars."""
+    found: dict[int, str] = {}
+    for stream in sorted(directory.glob("*.sse")):
+        number = int(stream.name.split("-")[0])
+        assert number not in found, f"number {number} recorded twice"
+        stem = stream.name.removesuffix(".sse")
+        meta = json.loads((directory / f"{stem}.exchange.json").read_text())
+        request = json.loads((directory / f"{stem}.request.json").read_text())
+        text = stream.read_text()
+        assert meta["exchange"] == number
+        assert request["tag"] * (len(text) // len(request["tag"])) == text
+        found[number] = request["tag"]
+    return found
+
+
+def hidden(directory: Path) -> list[str]:
+    return sorted(path.name for path in directory.iterdir() if path.name.startswith("."))
+
+
+needs_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="a directory another user owns that this user may write into needs root",
+)
+
+
+@pytest.mark.parametrize(
+    ("where", "flock"),
+    [
+        pytest.param("own", True, id="own-directory"),
+        pytest.param("own", False, id="no-flock"),
+        pytest.param("shared", True, id="another-users-directory", marks=needs_root),
+    ],
+)
+def test_two_processes_recording_at_once_never_share_a_number(
+    tmp_path: Path, where: str, flock: bool
+) -> None:
+    record = not_our_own(tmp_path / "rec") if where == "shared" else tmp_path / "rec"
+    count = 150
+    with workers(record, "a", "b", flock=flock) as both:
+        for worker in both:
+            worker.send(f"many {count} 3")  # both start at once, each 3 open at a time
+        numbers = [json.loads(worker.answer()) for worker in both]
+    assert not set(numbers[0]) & set(numbers[1])
+    assert len(set(numbers[0]) | set(numbers[1])) == 2 * count
+    found = recordings(record)
+    assert sorted(found) == sorted(numbers[0] + numbers[1])
+    assert sorted(found.values()) == sorted(f"{tag}-{n}" for tag in "ab" for n in range(count))
+    assert hidden(record) == []
+
+
+@needs_root
+def test_an_exchange_open_in_another_process_keeps_its_number_in_a_shared_directory(
+    tmp_path: Path,
+) -> None:
+    # The first proxy's bytes wait outside the directory: before, nothing showed that
+    # 001 was taken, the second proxy took it too and its rename replaced the first's file.
+    record = not_our_own(tmp_path / "rec")
+    with workers(record, "a", "b") as (first, second):
+        assert first.ask("open first") == "1"
+        assert second.ask("open second") == "2"
+        assert second.ask("finish second") == str(record / "002-r1.sse")
+        assert first.ask("finish first") == str(record / "001-r1.sse")
+    assert recordings(record) == {1: "first", 2: "second"}
+    assert hidden(record) == []
+
+
+def test_a_file_put_at_the_recordings_name_meanwhile_is_never_replaced(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path)
+    exchange = recorder.open("r1", b'{"tag": "ours"}')
+    exchange.write(b"ours")
+    assert exchange.number == 1
+    (tmp_path / "001-r1.sse").write_text("the user's\n")
+    saved = finish(exchange)
+    assert saved == Saved(tmp_path / "002-r1.sse", True)
+    assert (tmp_path / "001-r1.sse").read_text() == "the user's\n"
+    assert (tmp_path / "002-r1.sse").read_text() == "ours"
+    assert json.loads((tmp_path / "002-r1.exchange.json").read_text())["exchange"] == 2
+    assert hidden(tmp_path) == []
+
+
+def test_a_sidecar_put_at_its_name_meanwhile_is_never_replaced(tmp_path: Path) -> None:
+    exchange = Recorder(tmp_path).open("r1", b'{"tag": "ours"}')
+    (tmp_path / "001-r1.request.json").write_text("the user's\n")
+    saved = finish(exchange)
+    assert saved.stream == tmp_path / "001-r1.sse"
+    assert saved.error == (
+        f"recorded without its sidecars: {tmp_path / '001-r1.request.json'}: File exists"
+    )
+    assert (tmp_path / "001-r1.request.json").read_text() == "the user's\n"
+    assert hidden(tmp_path) == []
+
+
+def test_a_discarded_exchange_leaves_nothing_and_its_number_is_not_reused(
+    tmp_path: Path,
+) -> None:
+    recorder = Recorder(tmp_path)
+    exchange = recorder.open("r1", b"{}")
+    exchange.write(b"data: {}\n\n")
+    exchange.discard()
+    assert list(tmp_path.iterdir()) == []
+    assert finish(recorder.open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
+
+
+def test_a_killed_recorder_leaves_only_a_hidden_placeholder(tmp_path: Path) -> None:
+    with workers(tmp_path, "a") as (worker,):
+        assert worker.ask("open killed") == "1"
+        assert worker.ask("write killed") == "ok"
+        worker.process.send_signal(signal.SIGKILL)
+        worker.process.wait()
+    assert [path.name for path in tmp_path.iterdir()] == [".001.claim"]
+    # what had reached the disk stays where no `*.sse` glob finds it; its number is not reused
+    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
+
+
+def finish(exchange: RecordedExchange) -> Saved:
+    return exchange.finish(
+        complete=True,
+        method="POST",
+        path="/chat",
+        status=200,
+        request_headers=[],
+        response_headers=[],
+        end="complete",
+    )
