@@ -53,7 +53,7 @@ class Outcome:
 def migrate_script(source: bytes, path: str, rules: frozenset[Rule], settings: Settings) -> Outcome:
     """Run the selected rules over one file's bytes (raises only on a rule bug)."""
     if is_component(path):
-        return migrate_component(source, rules, settings)
+        return migrate_component(source, rules, settings, svelte=path.endswith(".svelte"))
     bom = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
     outcome = migrate_body(source[len(bom) :], grammar_for(path), rules, settings)
     if outcome.updated is None:
@@ -104,9 +104,11 @@ def _migrate(
     return Outcome(None if document.source == body else document.source, tuple(sites)), document
 
 
-def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings) -> Outcome:
-    """Migrate a `.vue`/`.svelte` file's script bodies and report the legacy names its
-    markup uses.
+def migrate_component(
+    source: bytes, rules: frozenset[Rule], settings: Settings, *, svelte: bool = False
+) -> Outcome:
+    """Migrate a `.vue` file's (or with `svelte`, a `.svelte` file's) script bodies and
+    report the legacy names its markup uses.
 
     The markup is not rewritten (its expression syntax is the framework's own), so a
     trigger name there is a TODO site. And a script rewrite that would take away a
@@ -117,7 +119,7 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
     bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
     starts = line_starts(source, bom)  # the BOM is no column
     try:
-        layout = scan(source)
+        layout = scan(source, svelte=svelte)
     except UnclosedBlock as unclosed:
         line, column = position_in(source, starts, unclosed.offset)
         return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)
