@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from codemods import Rule
 from codemods.settings import Settings
 from codemods.site import Action, Site
-from codemods.typescript import TRIGGERS, is_component
+from codemods.typescript import TRIGGERS, accessors, is_component
 from codemods.typescript.components import Layout, ScriptBlock, UnclosedBlock, scan, splice
 from codemods.typescript.document import (
     REFERENCES,
@@ -72,13 +72,17 @@ def _migrate(
 ) -> tuple[Outcome, Document]:
     """`migrate_body` on a parsed body, also giving the parse of the result, so a
     component's check of the names its markup uses reads both without parsing again."""
+    error = unblanked = original.first_error()
+    keywords: tuple[int, ...] = ()
+    if error is not None and grammar == "javascript":
+        blanked = accessors.blank(original)  # `accessor` fields, which the grammar lacks
+        if blanked is not None:
+            original, keywords = blanked.document, blanked.keywords
+            error = original.first_error()
+    if error is not None:
+        return _failed(error), original
     body = original.source
     document = original
-    error = original.first_error()
-    if error is not None:
-        line, column, detail = error
-        failed = Outcome(error=f"syntax error: {detail}", error_line=line, error_column=column)
-        return failed, original
     passes: list[list[Edit]] = []
     sites: list[Site] = []
     for rule, command_type in RULE_ORDER:
@@ -101,7 +105,22 @@ def _migrate(
             if broken is not None:
                 raise ValueError(f"{rule.value} produced invalid syntax: {broken[2]}")
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    return Outcome(None if document.source == body else document.source, tuple(sites)), document
+    if document.source == body:
+        return Outcome(None, tuple(sites)), document
+    updated = document.source
+    if keywords:
+        restored = accessors.restore(updated, keywords, passes)
+        if restored is None:  # a rule edited a blanked keyword: report the body as it was
+            assert unblanked is not None  # keywords are only blanked in a body with errors
+            return _failed(unblanked), original
+        updated = restored
+    return Outcome(updated, tuple(sites)), document
+
+
+def _failed(error: tuple[int, int, str]) -> Outcome:
+    """The outcome for a body that does not parse: `error` is its first error."""
+    line, column, detail = error
+    return Outcome(error=f"syntax error: {detail}", error_line=line, error_column=column)
 
 
 def migrate_component(
