@@ -79,6 +79,7 @@ _BLOCK = b"{"
 # (Vue) or an expression (Svelte).
 _VUE_TOKEN = re.compile(rb"<!--|<(/?)([A-Za-z][^\s/>]*)|\{\{")
 _SVELTE_TOKEN = re.compile(rb"<!--|<(/?)([A-Za-z][^\s/>]*)|\{")
+_TAG_TOKEN = re.compile(rb"<!--|<(/?)([A-Za-z][^\s/>]*)")
 _NAME = re.compile(rb"""[^\s=/>"'{]+""")
 _EQUALS = re.compile(rb"\s*=\s*")
 _TAG_END = re.compile(rb"(/?)>")
@@ -148,6 +149,9 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
     blocks: list[ScriptBlock] = []
     comments: list[tuple[int, int]] = []
     open_: list[bytes] = []  # the elements (and Svelte blocks) the scanner is inside
+    # Closings a search found nowhere after some point: none comes later either, so no
+    # unclosed tag or `{{` is searched for twice (which made hostile files quadratic).
+    never: set[bytes] = set()
     position = 0
     while (match := token.search(source, position)) is not None:
         if match.group(0) == b"<!--":  # a comment runs to `-->`, or to the end of the file
@@ -156,11 +160,12 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             comments.append((match.start(), end))
             position = end
         elif match.group(2) is None:
-            position = _after_braces(source, match.end(), open_, svelte)
+            resume = _after_braces(source, match.end(), open_, svelte, never)
+            if resume is None:  # unclosed: read on after it, braces as plain text
+                token, resume = _TAG_TOKEN, match.end()
+            position = resume
         elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
-            name = match.group(2).lower()
-            if name in open_:
-                del open_[len(open_) - 1 - open_[::-1].index(name) :]
+            _close(open_, match.group(2).lower())
             position = match.end()
         else:
             name = match.group(2).lower()
@@ -174,10 +179,11 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             # At a Vue file's top level every block but an HTML `<template>` is raw text.
             if name in raw_text or (top and not svelte and not _is_template(name, attributes)):
                 closing = re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
-                close = closing.search(source, body_start)
+                close = None if name in never else closing.search(source, body_start)
                 if close is None and name in RAW_TEXT:
                     raise UnclosedBlock(name.decode("utf-8", "replace"), match.start())
                 if close is None:  # an unclosed custom block (`<docs>`): read on, leniently
+                    never.add(name)
                     continue
                 if top and name == b"script":
                     blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
@@ -194,22 +200,36 @@ def _is_template(name: bytes, attributes: dict[str, str]) -> bool:
     return name == b"template" and attributes.get("lang", "").strip().lower() in ("", "html")
 
 
-def _after_braces(source: bytes, position: int, open_: list[bytes], svelte: bool) -> int:
-    """Where scanning resumes after a Vue `{{` or Svelte `{` that ends before `position`:
-    past its close, or just past the opening when it never closes. A Svelte `{#…}`
-    opens a block and `{/…}` closes the innermost one, as elements do."""
+def _close(open_: list[bytes], name: bytes) -> None:
+    """Close the innermost open `name` and what is open inside it; nothing when `name`
+    is not open (a stray closing tag)."""
+    if open_ and open_[-1] == name:
+        open_.pop()
+    elif name in open_:
+        del open_[len(open_) - 1 - open_[::-1].index(name) :]
+
+
+def _after_braces(
+    source: bytes, position: int, open_: list[bytes], svelte: bool, never: set[bytes]
+) -> int | None:
+    """Where scanning resumes after a Vue `{{` or Svelte `{` that ends before `position`
+    (past its close; None when it never closes). A Svelte `{#…}` opens a block and
+    `{/…}` closes the innermost one, as elements do."""
     if not svelte:
-        end = source.find(b"}}", position)
-        return position if end < 0 else end + 2
+        end = -1 if b"}}" in never else source.find(b"}}", position)
+        if end < 0:
+            never.add(b"}}")
+            return position
+        return end + 2
     # `{#if …}`, `{:else}`, `{/if}`, `{@html …}`: the sigil is Svelte's, not a regex.
     sigil = source[position : position + 1] in (b"#", b":", b"/", b"@")
     close = _expression_end(source, position + 1 if sigil else position)
     if close is None:
-        return position
+        return None
     if source.startswith(b"#", position):
         open_.append(_BLOCK)
-    elif source.startswith(b"/", position) and _BLOCK in open_:
-        del open_[len(open_) - 1 - open_[::-1].index(_BLOCK) :]
+    elif source.startswith(b"/", position):
+        _close(open_, _BLOCK)
     return close
 
 

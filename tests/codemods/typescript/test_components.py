@@ -244,6 +244,20 @@ def test_svelte_markup_before_the_component_script(before: str) -> None:
     assert source[block.start : block.end] == b"b()"
 
 
+@pytest.mark.parametrize(
+    ("before", "svelte"),
+    [("{ never closed\n", True), ("{{ never closed\n", False), ("<docs>\n<p>\n", False)],
+)
+def test_what_never_closes_is_read_past_leniently(before: str, svelte: bool) -> None:
+    # Vue and Svelte refuse such a file; the scripts after it are still found, and a
+    # file of thousands of them is read once, not once per opening.
+    source = f"{before}<script>b()</script>".encode()
+    [block] = scan(source, svelte=svelte).blocks
+    assert source[block.start : block.end] == b"b()"
+    many = (before * 20_000 + "<script>b()</script>").encode()
+    assert len(scan(many, svelte=svelte).blocks) == 1
+
+
 def test_a_top_level_svelte_script_reads_its_attributes_as_text() -> None:
     source = b'<script lang="ts" generics="T extends { a: 1 }">b()</script>'
     [block] = scan(source, svelte=True).blocks
