@@ -1,14 +1,14 @@
-"""Class fields declared with `accessor` (the decorators proposal) in JavaScript files.
+"""Class fields declared with `accessor` (the decorators proposal), where a grammar lacks them.
 
 The tree-sitter JavaScript grammar does not know `accessor x = 1` and reads it as an
-error; TypeScript's grammar knows it but not `static accessor` nor JavaScript's own
-readings of `<` (a `.js` file's `a < b > (c)` would become a generic call). So a
-JavaScript body with errors gets each such keyword blanked to spaces of the same length
-(see `_blank` for the one place a `;` goes first) and is parsed again with the
-JavaScript grammar: the rules then read exactly the tree JavaScript gives, every byte
-offset and position stays the same, and the keywords go back into the result. A blank
-is kept only where it leaves a class field's name right after it, so a misplaced
-`accessor` (`accessor f() {}`) stays the syntax error it is.
+error; TypeScript's knows it but not `static accessor x`. Falling back to the TypeScript
+grammar for a `.js` file would not do: it fails on `static accessor` too, and reads
+JavaScript's `a < b > (c)` as a generic call. So a body with errors gets each such
+keyword blanked to spaces of the same length (see `_blank` for the one place a `;` goes
+first) and is parsed again with its own grammar: the rules then read exactly the tree
+that grammar gives, every byte offset and position stays the same, and the keywords go
+back into the result. A blank is kept only where it leaves a class field's name right
+after it, so a misplaced `accessor` (`accessor f() {}`) stays the syntax error it is.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ SEPARATOR = b";" + b" " * (len(KEYWORD) - 1)
 # (`x`, `#x`, `[key]`, `"x"`); not `accessor = 1`, `accessor;` or a method `accessor()`.
 _CANDIDATE = re.compile(rb"(?<![\w$#.])accessor[ \t]+(?=[^\s;=(){},:!?*])")
 _SPACES = re.compile(rb"[ \t]*")
+# The node of a class field and its name's field, by grammar.
+_FIELD = {"javascript": ("field_definition", "property")}
+_TYPESCRIPT_FIELD = ("public_field_definition", "name")
 # Where looking up from the keyword stops: it is a class member only if the first of
 # these above it is the class body.
 _SCOPES = FUNCTIONS | {"class_body", "statement_block", "program"}
@@ -34,15 +37,16 @@ _SCOPES = FUNCTIONS | {"class_body", "statement_block", "program"}
 
 @dataclass(frozen=True, slots=True)
 class Blanked:
-    """A JavaScript body with its `accessor` keywords blanked, parsed, and where they were."""
+    """A body with its `accessor` keywords blanked, parsed, and where they were."""
 
     document: Document
     keywords: tuple[int, ...]
 
 
-def blank(document: Document) -> Blanked | None:
-    """`document` (a JavaScript body that has errors) with its field `accessor`s blanked;
-    None when it has none, or when one blank does not sit right before a field's name."""
+def blank(document: Document, grammar: str) -> Blanked | None:
+    """`document` (a body that has errors, parsed with `grammar`) with its field
+    `accessor`s blanked; None when it has none, or when one blank does not sit right
+    before a field's name."""
     source = document.source
     keywords = [
         match.start()
@@ -54,8 +58,9 @@ def blank(document: Document) -> Blanked | None:
     text = bytearray(source)
     for start in keywords:
         text[start : start + len(KEYWORD)] = _blank(source, start)
-    blanked = Document(bytes(text), "javascript")
-    if not all(_before_field_name(blanked, start + len(KEYWORD)) for start in keywords):
+    blanked = Document(bytes(text), grammar)
+    field = _FIELD.get(grammar, _TYPESCRIPT_FIELD)
+    if not all(_before_field_name(blanked, start + len(KEYWORD), *field) for start in keywords):
         return None
     return Blanked(blanked, tuple(keywords))
 
@@ -105,7 +110,7 @@ def _in_class_body(document: Document, start: int) -> bool:
     return node is not None and node.type == "class_body"
 
 
-def _before_field_name(document: Document, end: int) -> bool:
+def _before_field_name(document: Document, end: int, kind: str, key_field: str) -> bool:
     """Whether the first token after byte `end` (a blank's end) is the name of a field
     that sits directly in a class body."""
     space = _SPACES.match(document.source, end)
@@ -114,7 +119,7 @@ def _before_field_name(document: Document, end: int) -> bool:
     node = document.root.descendant_for_byte_range(name, name + 1)
     while node is not None and node.parent is not None and node.parent.type != "class_body":
         node = node.parent
-    if node is None or node.type != "field_definition":
+    if node is None or node.type != kind:
         return False
-    key = node.child_by_field_name("property")
+    key = node.child_by_field_name(key_field)
     return key is not None and key.start_byte == name

@@ -74,8 +74,8 @@ def _migrate(
     component's check of the names its markup uses reads both without parsing again."""
     error = unblanked = original.first_error()
     keywords: tuple[int, ...] = ()
-    if error is not None and grammar == "javascript":
-        blanked = accessors.blank(original)  # `accessor` fields, which the grammar lacks
+    if error is not None:
+        blanked = accessors.blank(original, grammar)  # `accessor` fields a grammar lacks
         if blanked is not None:
             original, keywords = blanked.document, blanked.keywords
             error = original.first_error()

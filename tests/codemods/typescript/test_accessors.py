@@ -1,5 +1,5 @@
-"""`accessor` class fields (the decorators proposal) in JavaScript files: migrated with
-the keyword kept, while a genuine syntax error is still one, where it is."""
+"""`accessor` class fields (the decorators proposal) where the grammar lacks them: migrated
+with the keyword kept, while a genuine syntax error is still one, where it is."""
 
 from __future__ import annotations
 
@@ -72,15 +72,21 @@ def test_a_syntax_error_stays_one(
         assert result.error == f"syntax error: {error}"
 
 
-def test_typescript_files_are_not_blanked() -> None:
-    # The TypeScript grammar reads `accessor`; its own gaps are not papered over.
-    source = b"class S {\n  static accessor n = 0\n}\nclient.getPendingInterrupts()\n"
-    assert migrate_bytes(source, "a.ts", Options()).status is FileStatus.FAILED
-    assert migrate_bytes(source, "a.js", Options()).status is FileStatus.CHANGED
+@pytest.mark.parametrize("name", ["a.ts", "a.tsx", "a.js"])
+def test_static_accessor_fields_parse_in_typescript_too(name: str) -> None:
+    # TypeScript's grammar reads `accessor x` but not `static accessor x`.
+    source = (
+        b"class S {\n  static accessor n = 0\n  accessor m = 1\n}\nclient.getPendingInterrupts()\n"
+    )
+    assert Document(source, "typescript").first_error() is not None
+    result = migrate_bytes(source, name, Options())
+    assert result.updated == source.replace(b"getPendingInterrupts", b"getInterrupts")
+    broken = source.replace(b"accessor n = 0", b"accessor n: = 0")
+    assert migrate_bytes(broken, name, Options()).status is FileStatus.FAILED
 
 
 def test_an_edit_over_a_keyword_gives_no_restored_text() -> None:
-    blanked = accessors.blank(Document(b"class S { accessor n = 0 }\n", "javascript"))
+    blanked = accessors.blank(Document(b"class S { accessor n = 0 }\n", "javascript"), "javascript")
     assert blanked is not None
     assert blanked.keywords == (10,)
     text = blanked.document.source
@@ -101,7 +107,7 @@ def test_restore_equals_the_edits_applied_to_the_unblanked_text(
     raw: list[list[tuple[int, int, int]]],
 ) -> None:
     """The plain twin: every pass applied to the text that still has its keywords."""
-    blanked = accessors.blank(Document(CLASS, "javascript"))
+    blanked = accessors.blank(Document(CLASS, "javascript"), "javascript")
     assert blanked is not None
     plain, text = CLASS, blanked.document.source
     passes: list[list[Edit]] = []
