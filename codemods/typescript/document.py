@@ -224,9 +224,6 @@ class Document:
             cases = ("switch_case", "switch_default")
             statement = parent if parent.type in cases else self.statement_of(parent)
             line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
-        child = self._jsx_child(node, statement) if jsx and "*/" not in comment else None
-        if child is not None:
-            return self._jsx_marker_edit(child, "{/*" + comment.removeprefix("//") + " */}")
         line = self.source[line_start : statement.start_byte]
         indent = line[: len(line) - len(line.lstrip(b" \t"))]
         wanted = self.encode(comment)
@@ -237,8 +234,12 @@ class Document:
             if not above.startswith(b"//"):
                 break
             if above == wanted:
+                # Also for a JSX site: earlier versions put its marker here.
                 return None
             end = start
+        child = self._jsx_child(node, statement) if jsx and "*/" not in comment else None
+        if child is not None:
+            return self._jsx_marker_edit(child, "{/*" + comment.removeprefix("//") + " */}")
         return Edit(line_start, line_start, indent + wanted + self.newline)
 
     def _jsx_child(self, node: tree_sitter.Node, stop: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -97,6 +97,13 @@ export function B({ id }) {
     assert b"\n  // " + TODO + b"\n  return <Approve" in result.updated
 
 
+def test_a_marker_left_above_the_return_by_an_earlier_version_still_counts() -> None:
+    earlier = PANEL.replace(b"  return (", b"  // " + TODO + b"\n  return (")
+    result = migrate_bytes(earlier, "Panel.jsx", Options())
+    assert result.updated is None
+    assert [s.marked for s in result.sites] == [True, True]
+
+
 def test_check_fails_until_written_then_passes(tmp_path: Path) -> None:
     path = tmp_path / "Panel.jsx"
     path.write_bytes(PANEL)
