@@ -83,9 +83,10 @@ class ScriptCommand:
         self.edits.append(Edit(start, end, self.document.encode(text)))
 
     def todo(self, node: tree_sitter.Node, todo: str) -> None:
-        """Mark the statement holding `node` with a TODO (once) and record the site."""
+        """Mark the statement holding `node` (or the JSX child holding it) with a TODO
+        (once) and record the site."""
         text = comment(self.RULE, todo)
-        edit = self.document.marker_edit(node, text)
+        edit = self.document.marker_edit(node, text, jsx=True)
         present = edit is None
         self.findings.append(Finding(self.RULE, node.start_byte, todo, Action.TODO, present))
         if edit is not None and (edit.start, text) not in self._marked:

@@ -1,10 +1,14 @@
 """Where the scripts of a Vue or Svelte single-file component are, and how edited ones go back.
 
 A `.vue`/`.svelte` file is markup around `<script>` blocks; the rules read only the
-blocks' bodies, so this module finds each body's byte range and grammar and splices
-edited bodies back, leaving every byte outside them as it was. It reads the file the
-way the HTML tokenizer both compilers follow does: comments (`<!-- … -->`) hide tags,
-and `<script>`/`<style>` bodies are raw text that ends at the first closing tag.
+component's own blocks, so this module finds each body's byte range and grammar and
+splices edited bodies back, leaving every byte outside them as it was. It reads the file
+the way both compilers do: comments (`<!-- … -->`) hide tags, `<script>`/`<style>` bodies
+are raw text that ends at the first closing tag, and only a `<script>` at the top level
+is the component's. One nested deeper (in `<svelte:head>`, a Vue `<template>`, a Svelte
+`{#if}`) is a script of the page, part of the markup. So the scanner follows the element
+nesting, and steps over what may spell a tag without being one: attribute values, Vue
+`{{ … }}` interpolations and Svelte `{…}` expressions.
 """
 
 from __future__ import annotations
@@ -24,12 +28,75 @@ GRAMMARS: dict[str, str] = {
     "typescript": "typescript",
     "tsx": "tsx",
 }
-# What the scanner stops at: a comment, or a tag whose body is raw text.
-_OPENING = re.compile(rb"<!--|<(script|style)(?=[\s/>])", re.IGNORECASE)
-_ATTRIBUTE = re.compile(rb"""([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+))?""")
+# Elements whose body is text up to their closing tag, whatever it holds. Vue's template
+# parser also reads `<textarea>` and `<title>` so; Svelte parses their `{…}` expressions.
+RAW_TEXT = frozenset({b"script", b"style"})
+VUE_RAW_TEXT = RAW_TEXT | {b"textarea", b"title"}
+# Elements that never have a body or closing tag.
+VOID = frozenset(
+    {
+        b"area",
+        b"base",
+        b"br",
+        b"col",
+        b"embed",
+        b"hr",
+        b"img",
+        b"input",
+        b"link",
+        b"meta",
+        b"param",
+        b"source",
+        b"track",
+        b"wbr",
+    }
+)
+# HTML's optional end tags (WHATWG "Optional tags"), which Svelte applies: an open element
+# of the key ends where one of these elements opens (`<p>a<div>` closes the `<p>`).
+_P_ENDERS = (
+    b"address article aside blockquote div dl fieldset footer form h1 h2 h3 h4 h5 h6 header"
+    b" hgroup hr main menu nav ol p pre section table ul"
+)
+ENDED_BY: dict[bytes, frozenset[bytes]] = {
+    b"li": frozenset({b"li"}),
+    b"dt": frozenset({b"dt", b"dd"}),
+    b"dd": frozenset({b"dt", b"dd"}),
+    b"p": frozenset(_P_ENDERS.split()),
+    b"rt": frozenset({b"rt", b"rp"}),
+    b"rp": frozenset({b"rt", b"rp"}),
+    b"optgroup": frozenset({b"optgroup"}),
+    b"option": frozenset({b"option", b"optgroup"}),
+    b"thead": frozenset({b"tbody", b"tfoot"}),
+    b"tbody": frozenset({b"tbody", b"tfoot"}),
+    b"tfoot": frozenset({b"tbody"}),
+    b"tr": frozenset({b"tr", b"tbody"}),
+    b"td": frozenset({b"td", b"th", b"tr"}),
+    b"th": frozenset({b"td", b"th", b"tr"}),
+}
+# A Svelte block (`{#if}` … `{/if}`) on the nesting stack, beside element names.
+_BLOCK = b"{"
+# What the scanner stops at: a comment, an opening or closing tag, an interpolation
+# (Vue) or an expression (Svelte).
+_VUE_TOKEN = re.compile(rb"<!--|<(/?)([A-Za-z][^\s/>]*)|\{\{")
+_SVELTE_TOKEN = re.compile(rb"<!--|<(/?)([A-Za-z][^\s/>]*)|\{")
+_TAG_TOKEN = re.compile(rb"<!--|<(/?)([A-Za-z][^\s/>]*)")
+_NAME = re.compile(rb"""[^\s=/>"'{]+""")
+_EQUALS = re.compile(rb"\s*=\s*")
 _TAG_END = re.compile(rb"(/?)>")
 # Whitespace between attributes, skipped once per step so no byte is rescanned.
 _SPACE = re.compile(rb"\s*")
+# Inside a Svelte expression: what opens or closes a brace, a string, a template literal,
+# a comment or a regular expression; inside a template literal, what ends a stretch of it.
+_CODE_STOP = re.compile(rb"""[{}'"`]|//|/\*|/""")
+_TEMPLATE_STOP = re.compile(rb"\\.|`|\$\{", re.DOTALL)
+_STRING = {
+    b"'": re.compile(rb"(?:[^'\\\r\n]|\\.)*'?", re.DOTALL),
+    b'"': re.compile(rb'(?:[^"\\\r\n]|\\.)*"?', re.DOTALL),
+}
+_REGEX = re.compile(rb"(?:[^/\\\[\r\n]|\\.|\[(?:[^\]\\\r\n]|\\.)*\]?)*/?[\w$]*", re.DOTALL)
+_LINE_END = re.compile(rb"[\r\n]")
+# After one of these (or at the start), a `/` starts a regular expression, not a division.
+_BEFORE_REGEX = b"(,=:[!&|?{};+-*%<>~^"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,41 +137,164 @@ class UnclosedBlock(ValueError):
         self.offset = offset
 
 
-def scan(source: bytes) -> Layout:
-    """Find the script bodies and comments of a component file.
+def scan(source: bytes, *, svelte: bool = False) -> Layout:
+    """Find the component's own script bodies, and the comments, of a Vue file (or of a
+    Svelte file when `svelte`).
 
-    Raises `UnclosedBlock` when a block has no closing tag: where its body ends is then
-    anyone's guess, and Vue and Svelte refuse such a file too.
+    Raises `UnclosedBlock` when a `<script>` or `<style>` has no closing tag: where its
+    body ends is then anyone's guess, and Vue and Svelte refuse such a file too.
     """
+    token = _SVELTE_TOKEN if svelte else _VUE_TOKEN
+    raw_text = RAW_TEXT if svelte else VUE_RAW_TEXT
     blocks: list[ScriptBlock] = []
     comments: list[tuple[int, int]] = []
+    open_: list[bytes] = []  # the elements (and Svelte blocks) the scanner is inside
+    # Closings a search found nowhere after some point: none comes later either, so no
+    # unclosed tag or `{{` is searched for twice (which made hostile files quadratic).
+    never: set[bytes] = set()
     position = 0
-    while (match := _OPENING.search(source, position)) is not None:
-        if match.group(1) is None:  # a comment runs to `-->`, or to the end of the file
+    while (match := token.search(source, position)) is not None:
+        if match.group(0) == b"<!--":  # a comment runs to `-->`, or to the end of the file
             end = source.find(b"-->", match.end())
             end = len(source) if end < 0 else end + 3
             comments.append((match.start(), end))
             position = end
-            continue
-        tag = match.group(1).lower()
-        attributes, body_start, closed = _open_tag(source, match.end())
-        if closed:  # `<script src="…" />`: no body at all
+        elif match.group(2) is None:
+            resume = _after_braces(source, match.end(), open_, svelte, never)
+            if resume is None:  # unclosed: read on after it, braces as plain text
+                token, resume = _TAG_TOKEN, match.end()
+            position = resume
+        elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
+            _close(open_, match.group(2).lower())
+            position = match.end()
+        else:
+            name = match.group(2).lower()
+            top = not open_
+            # Svelte reads the attributes of a top-level script or style as plain text.
+            braces = svelte and not (top and name in RAW_TEXT)
+            attributes, body_start, closed = _open_tag(source, match.end(), braces)
             position = body_start
-            continue
-        closing = re.compile(rb"</" + tag + rb"(?=[\s/>])", re.IGNORECASE)
-        close = closing.search(source, body_start)
-        if close is None:
-            raise UnclosedBlock(tag.decode(), match.start())
-        if tag == b"script":
-            blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
-        position = close.end()
+            if closed or name in VOID:
+                continue
+            # At a Vue file's top level every block but an HTML `<template>` is raw text.
+            if name in raw_text or (top and not svelte and not _is_template(name, attributes)):
+                closing = re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
+                close = None if name in never else closing.search(source, body_start)
+                if close is None and name in RAW_TEXT:
+                    raise UnclosedBlock(name.decode("utf-8", "replace"), match.start())
+                if close is None:  # an unclosed custom block (`<docs>`): read on, leniently
+                    never.add(name)
+                    continue
+                if top and name == b"script":
+                    blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
+                position = close.end()
+                continue
+            if svelte and open_ and name in ENDED_BY.get(open_[-1], ()):
+                open_.pop()
+            open_.append(name)
     return Layout(tuple(blocks), tuple(comments))
 
 
-def _open_tag(source: bytes, position: int) -> tuple[dict[str, str], int, bool]:
+def _is_template(name: bytes, attributes: dict[str, str]) -> bool:
+    """A Vue `<template>` whose body is HTML (not Pug or another `lang`)."""
+    return name == b"template" and attributes.get("lang", "").strip().lower() in ("", "html")
+
+
+def _close(open_: list[bytes], name: bytes) -> None:
+    """Close the innermost open `name` and what is open inside it; nothing when `name`
+    is not open (a stray closing tag)."""
+    if open_ and open_[-1] == name:
+        open_.pop()
+    elif name in open_:
+        del open_[len(open_) - 1 - open_[::-1].index(name) :]
+
+
+def _after_braces(
+    source: bytes, position: int, open_: list[bytes], svelte: bool, never: set[bytes]
+) -> int | None:
+    """Where scanning resumes after a Vue `{{` or Svelte `{` that ends before `position`
+    (past its close; None when it never closes). A Svelte `{#…}` opens a block and
+    `{/…}` closes the innermost one, as elements do."""
+    if not svelte:
+        end = -1 if b"}}" in never else source.find(b"}}", position)
+        if end < 0:
+            never.add(b"}}")
+            return position
+        return end + 2
+    # `{#if …}`, `{:else}`, `{/if}`, `{@html …}`: the sigil is Svelte's, not a regex.
+    sigil = source[position : position + 1] in (b"#", b":", b"/", b"@")
+    close = _expression_end(source, position + 1 if sigil else position)
+    if close is None:
+        return None
+    if source.startswith(b"#", position):
+        open_.append(_BLOCK)
+    elif source.startswith(b"/", position):
+        _close(open_, _BLOCK)
+    return close
+
+
+def _expression_end(source: bytes, position: int) -> int | None:
+    """Where the Svelte expression whose `{` ends before `position` ends (past its `}`),
+    None when it never does. Braces inside strings, template literals, comments and
+    regular expressions do not count, as they do not for the JavaScript parser Svelte
+    hands the expression to."""
+    start = position
+    contexts = [b"{"]  # open braces and template literals, innermost last
+    while contexts:
+        if contexts[-1] == b"`":
+            stop = _TEMPLATE_STOP.search(source, position)
+            if stop is None:
+                return None
+            position = stop.end()
+            if stop.group(0) == b"`":
+                contexts.pop()
+            elif stop.group(0) == b"${":
+                contexts.append(b"{")
+            continue
+        code = _CODE_STOP.search(source, position)
+        if code is None:
+            return None
+        text = code.group(0)
+        position = code.end()
+        if text == b"{":
+            contexts.append(text)
+        elif text == b"}":
+            contexts.pop()
+        elif text == b"`":
+            contexts.append(text)
+        elif text in _STRING:
+            string = _STRING[text].match(source, position)
+            assert string is not None  # the pattern matches the empty string
+            position = string.end()
+        elif text == b"//":
+            newline = _LINE_END.search(source, position)
+            position = len(source) if newline is None else newline.start()
+        elif text == b"/*":
+            end = source.find(b"*/", position)
+            position = len(source) if end < 0 else end + 2
+        elif _starts_regex(source, start, code.start()):
+            regex = _REGEX.match(source, position)
+            assert regex is not None  # the pattern matches the empty string
+            position = regex.end()
+    return position
+
+
+def _starts_regex(source: bytes, start: int, slash: int) -> bool:
+    """Whether the `/` at `slash`, in an expression from `start`, opens a regular
+    expression: what precedes it (spaces aside) is nothing or an operator, as opposed
+    to a value it would divide."""
+    before = slash
+    while before > start and source[before - 1 : before].isspace():
+        before -= 1
+    return before == start or source[before - 1] in _BEFORE_REGEX
+
+
+def _open_tag(source: bytes, position: int, braces: bool) -> tuple[dict[str, str], int, bool]:
     """The attributes of a tag whose name ends at `position`, where its body starts,
-    and whether it closed itself (`/>`)."""
+    and whether it closed itself (`/>`). With `braces`, a Svelte `{…}` (an attribute,
+    or inside a value) is stepped over whole."""
     attributes: dict[str, str] = {}
+    length = len(source)
     while True:
         space = _SPACE.match(source, position)
         assert space is not None  # `\s*` matches everywhere
@@ -112,17 +302,42 @@ def _open_tag(source: bytes, position: int) -> tuple[dict[str, str], int, bool]:
         end = _TAG_END.match(source, position)
         if end is not None:
             return attributes, end.end(), bool(end.group(1))
-        attribute = _ATTRIBUTE.match(source, position)
-        if attribute is None or attribute.end() == position:
+        if position >= length:
+            return attributes, length, False
+        if braces and source.startswith(b"{", position):  # `{...rest}`, `{name}`
+            position = _expression_end(source, position + 1) or length
+            continue
+        name = _NAME.match(source, position)
+        if name is None:
             # A stray character (`<script / lang="ts">`): step over it, as HTML does.
-            if position >= len(source):
-                return attributes, position, False
             position += 1
             continue
-        name = attribute.group(1).decode("utf-8", "replace").lower()
-        value = (attribute.group(2) or b"").strip(b"\"'")
-        attributes.setdefault(name, value.decode("utf-8", "replace"))
-        position = attribute.end()
+        value = b""
+        position = name.end()
+        equals = _EQUALS.match(source, position)
+        if equals is not None and equals.end() > position:
+            value, position = _value(source, equals.end(), braces)
+        key = name.group(0).decode("utf-8", "replace").lower()
+        attributes.setdefault(key, value.decode("utf-8", "replace"))
+
+
+def _value(source: bytes, position: int, braces: bool) -> tuple[bytes, int]:
+    """An attribute value starting at `position` (quoted or not), and where it ends."""
+    length = len(source)
+    quote = source[position : position + 1]
+    quoted = quote in (b'"', b"'")
+    index = position + 1 if quoted else position
+    while index < length:
+        character = source[index : index + 1]
+        if (character == quote) if quoted else (character.isspace() or character in b">\"'"):
+            break
+        if braces and character == b"{":
+            index = _expression_end(source, index + 1) or length
+        else:
+            index += 1
+    if quoted:
+        return source[position + 1 : index], min(index + 1, length)
+    return source[position:index], index
 
 
 def _grammar(attributes: dict[str, str]) -> str | None:

@@ -34,6 +34,9 @@ FUNCTIONS = frozenset(
 )
 # Where a name is read, as opposed to a property key or a type.
 REFERENCES = frozenset({"identifier", "shorthand_property_identifier"})
+# What sits in a JSX element's children and may start a line of its own: elements and
+# `{…}` containers (a fragment `<>…</>` is a `jsx_element` too).
+JSX_CHILDREN = frozenset({"jsx_element", "jsx_self_closing_element", "jsx_expression"})
 # Wrappers that only tell the type checker about a value: `{ … } satisfies Answer`,
 # `chat as Chat`, `chat!`, `(chat)`. The value inside is what the code uses.
 TYPE_WRAPPERS = frozenset(
@@ -192,9 +195,16 @@ class Document:
 
     # -- markers --------------------------------------------------------------------------
 
-    def marker_edit(self, node: tree_sitter.Node, comment: str) -> Edit | None:
+    def marker_edit(self, node: tree_sitter.Node, comment: str, jsx: bool = False) -> Edit | None:
         """An edit putting `comment` on its own line above the statement holding `node`,
-        indented like it; None when exactly that line is already there."""
+        indented like it; None when exactly that line is already there.
+
+        With `jsx`, a `//` comment whose site sits in JSX children below that statement
+        goes as `{/* … */}` on its own line above the JSX child that holds the site,
+        when that child starts its line: close to the site in a long `return (…)`, and
+        invisible, since JSX drops an expression container holding only a comment and
+        the whitespace lines around it.
+        """
         statement = self.statement_of(node)
         line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
         # A statement that starts mid-line (`onClick={() => { … }}` inside JSX, say) gets
@@ -222,6 +232,46 @@ class Document:
             start = self.source.rfind(b"\n", 0, end - 1) + 1
             above = self.source[start:end].strip()
             if not above.startswith(b"//"):
+                break
+            if above == wanted:
+                # Also for a JSX site: earlier versions put its marker here.
+                return None
+            end = start
+        child = self._jsx_child(node, statement) if jsx and "*/" not in comment else None
+        if child is not None:
+            return self._jsx_marker_edit(child, "{/*" + comment.removeprefix("//") + " */}")
+        return Edit(line_start, line_start, indent + wanted + self.newline)
+
+    def _jsx_child(self, node: tree_sitter.Node, stop: tree_sitter.Node) -> tree_sitter.Node | None:
+        """The innermost JSX child (an element or `{…}` in another element's children)
+        holding `node` below `stop` that starts its line; None when there is none."""
+        current: tree_sitter.Node | None = node
+        while current is not None and current != stop:
+            parent = current.parent
+            if (
+                parent is not None
+                and parent.type == "jsx_element"
+                and current.type in JSX_CHILDREN
+                and not self._before_on_line(current).strip()
+            ):
+                return current
+            current = parent
+        return None
+
+    def _before_on_line(self, node: tree_sitter.Node) -> bytes:
+        return self.source[self.source.rfind(b"\n", 0, node.start_byte) + 1 : node.start_byte]
+
+    def _jsx_marker_edit(self, child: tree_sitter.Node, comment: str) -> Edit | None:
+        """`comment` (a JSX comment) on its own line above `child`, unless the JSX comment
+        lines directly above already hold it."""
+        indent = self._before_on_line(child)
+        line_start = child.start_byte - len(indent)
+        wanted = self.encode(comment)
+        end = line_start
+        while end > 0:  # the JSX comment lines directly above
+            start = self.source.rfind(b"\n", 0, end - 1) + 1
+            above = self.source[start:end].strip()
+            if not (above.startswith(b"{/*") and above.endswith(b"*/}")):
                 break
             if above == wanted:
                 return None

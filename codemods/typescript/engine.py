@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from codemods import Rule
 from codemods.settings import Settings
 from codemods.site import Action, Site
-from codemods.typescript import TRIGGERS, is_component
+from codemods.typescript import TRIGGERS, accessors, is_component
 from codemods.typescript.components import Layout, ScriptBlock, UnclosedBlock, scan, splice
 from codemods.typescript.document import (
     REFERENCES,
@@ -53,7 +53,7 @@ class Outcome:
 def migrate_script(source: bytes, path: str, rules: frozenset[Rule], settings: Settings) -> Outcome:
     """Run the selected rules over one file's bytes (raises only on a rule bug)."""
     if is_component(path):
-        return migrate_component(source, rules, settings)
+        return migrate_component(source, rules, settings, svelte=path.endswith(".svelte"))
     bom = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
     outcome = migrate_body(source[len(bom) :], grammar_for(path), rules, settings)
     if outcome.updated is None:
@@ -72,13 +72,17 @@ def _migrate(
 ) -> tuple[Outcome, Document]:
     """`migrate_body` on a parsed body, also giving the parse of the result, so a
     component's check of the names its markup uses reads both without parsing again."""
+    error = unblanked = original.first_error()
+    keywords: tuple[int, ...] = ()
+    if error is not None:
+        blanked = accessors.blank(original, grammar)  # `accessor` fields a grammar lacks
+        if blanked is not None:
+            original, keywords = blanked.document, blanked.keywords
+            error = original.first_error()
+    if error is not None:
+        return _failed(error), original
     body = original.source
     document = original
-    error = original.first_error()
-    if error is not None:
-        line, column, detail = error
-        failed = Outcome(error=f"syntax error: {detail}", error_line=line, error_column=column)
-        return failed, original
     passes: list[list[Edit]] = []
     sites: list[Site] = []
     for rule, command_type in RULE_ORDER:
@@ -101,12 +105,29 @@ def _migrate(
             if broken is not None:
                 raise ValueError(f"{rule.value} produced invalid syntax: {broken[2]}")
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    return Outcome(None if document.source == body else document.source, tuple(sites)), document
+    if document.source == body:
+        return Outcome(None, tuple(sites)), document
+    updated = document.source
+    if keywords:
+        restored = accessors.restore(updated, keywords, passes)
+        if restored is None:  # a rule edited a blanked keyword: report the body as it was
+            assert unblanked is not None  # keywords are only blanked in a body with errors
+            return _failed(unblanked), original
+        updated = restored
+    return Outcome(updated, tuple(sites)), document
 
 
-def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings) -> Outcome:
-    """Migrate a `.vue`/`.svelte` file's script bodies and report the legacy names its
-    markup uses.
+def _failed(error: tuple[int, int, str]) -> Outcome:
+    """The outcome for a body that does not parse: `error` is its first error."""
+    line, column, detail = error
+    return Outcome(error=f"syntax error: {detail}", error_line=line, error_column=column)
+
+
+def migrate_component(
+    source: bytes, rules: frozenset[Rule], settings: Settings, *, svelte: bool = False
+) -> Outcome:
+    """Migrate a `.vue` file's (or with `svelte`, a `.svelte` file's) script bodies and
+    report the legacy names its markup uses.
 
     The markup is not rewritten (its expression syntax is the framework's own), so a
     trigger name there is a TODO site. And a script rewrite that would take away a
@@ -117,7 +138,7 @@ def migrate_component(source: bytes, rules: frozenset[Rule], settings: Settings)
     bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
     starts = line_starts(source, bom)  # the BOM is no column
     try:
-        layout = scan(source)
+        layout = scan(source, svelte=svelte)
     except UnclosedBlock as unclosed:
         line, column = position_in(source, starts, unclosed.offset)
         return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)

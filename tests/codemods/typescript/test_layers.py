@@ -20,7 +20,7 @@ RULE_MODULES = (
 )
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("document", "components"),
-    ("bindings", "calls", "command"),
+    ("accessors", "bindings", "calls", "command"),
     RULE_MODULES,
     ("rules",),
     ("engine",),

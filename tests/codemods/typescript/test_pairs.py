@@ -133,8 +133,12 @@ def test_a_todo_never_lands_in_jsx_children() -> None:
     result = migrate_bytes(source.encode(), "x.tsx", Options())
     assert result.updated is not None
     lines = result.updated.decode().splitlines()
-    assert lines[2].startswith("  // TODO(agui): AG001 its promise is chained")
-    assert lines[3] == "  return ("
+    # No `//` line, which JSX would render as text: a JSX comment above the child.
+    assert not any(line.lstrip().startswith("//") for line in lines)
+    assert lines[2] == "  return ("
+    assert lines[4].startswith("    {/* TODO(agui): AG001 its promise is chained")
+    assert lines[4].endswith(" */}")
+    assert lines[5].startswith("    <b onClick=")
 
 
 def test_a_component_loop_under_false_as_cancel_destructures_cancel_interrupts() -> None:
