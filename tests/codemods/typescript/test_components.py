@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -256,6 +257,28 @@ def test_what_never_closes_is_read_past_leniently(before: str, svelte: bool) -> 
     assert source[block.start : block.end] == b"b()"
     many = (before * 20_000 + "<script>b()</script>").encode()
     assert len(scan(many, svelte=svelte).blocks) == 1
+
+
+@pytest.mark.parametrize(
+    ("opening", "nested", "closing", "svelte"),
+    [
+        ("<template>", "</b>", "</template>", False),  # stray closings
+        ("<template>", "<b><c></b>", "</template>", False),  # closings just under the top
+        ("<div>", "</b>", "</div>", True),
+        ("{#if x}", "<b><c></b>", "{/if}", True),
+    ],
+)
+def test_closing_tags_under_thousands_of_open_ones_cost_one_step_each(
+    opening: str, nested: str, closing: str, svelte: bool
+) -> None:
+    # Each stray or near closing tag once looked through every open element: a file of
+    # 60,000 unclosed tags and as many closings took most of a minute.
+    count = 60_000
+    source = f"{opening}{'<a>' * count}{nested * count}{closing}<script>b()</script>".encode()
+    started = time.process_time()
+    [block] = scan(source, svelte=svelte).blocks  # the closing still ends them all
+    assert time.process_time() - started < 3
+    assert source[block.start : block.end] == b"b()"
 
 
 def test_a_top_level_svelte_script_reads_its_attributes_as_text() -> None:
