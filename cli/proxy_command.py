@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 import typer
 
 from cli.errors import ExitCode, handled_errors, silence_stdout, stderr
-from cli.visible_text import visible
+from cli.visible_text import visible, visible_line
 from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def render_exchange(entry: ExchangeLog) -> str:
         line += f": {visible(entry.detail)}"
     if entry.saved is not None:
         line += f" (recorded {visible(str(entry.saved))})"
-    return line.replace("\n", "\\x0a")
+    return visible_line(line)
 
 
 def exchange_record(entry: ExchangeLog) -> dict[str, Any]:

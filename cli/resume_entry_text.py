@@ -4,8 +4,9 @@ Two places show the answers of a run: the timeline of a recorded or live request
 (`answers ID: status PAYLOAD`, under the request it belongs to) and `agui resume`'s
 confirmation before it posts typed answers. A user who checks one against the other
 must see the same words, so both take the line from here: the item, its status, and
-the payload as compact JSON. Control characters are escaped (`cli.visible_text`): an
-answer is the user's text, or a recording's, and must not move the cursor.
+the payload as compact JSON. Control characters and line breaks are escaped
+(`cli.visible_text`): an id or status is a server's text, or a recording's, and must
+neither move the cursor nor start a line that looks like another entry.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cli.visible_text import visible
+from cli.visible_text import visible, visible_line
 
 
 def entry_text(entry: Mapping[str, Any], limit: int | None = None) -> str:
@@ -27,4 +28,4 @@ def entry_text(entry: Mapping[str, Any], limit: int | None = None) -> str:
         if limit is not None and len(payload) > limit:
             payload = payload[: limit - 1] + "…"
         line += f" {payload}"
-    return visible(line)
+    return visible_line(line)

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from cli.errors import ExitCode, stderr
-from cli.visible_text import visible
+from cli.visible_text import visible, visible_line
 from replay.wire.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def render_request(entry: RequestLog) -> str:
     """One plain line for a request: method, path, run ids and what happened."""
     # The path, the ids and what the details quote of them come from whoever sent it:
     # a line break among them (a runId "r\nGET /x -> 200") would forge a second line.
-    return visible(_request_line(entry)).replace("\n", "\\x0a")
+    return visible_line(_request_line(entry))
 
 
 def _request_line(entry: RequestLog) -> str:

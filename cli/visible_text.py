@@ -36,3 +36,10 @@ def visible(text: str) -> str:
     if text.isprintable():
         return text
     return text.translate(CONTROL_ESCAPES)
+
+
+def visible_line(text: str) -> str:
+    """`visible(text)` kept on one line: a line break becomes `\\x0a` too. For a line
+    that quotes what others sent (a path, a runId, an item id): a break there would
+    show as a second line of agui's own, a forged request or answer."""
+    return visible(text).replace("\n", "\\x0a")

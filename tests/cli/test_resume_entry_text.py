@@ -60,3 +60,11 @@ def test_the_timeline_cuts_a_long_payload_and_the_confirmation_shows_it_whole() 
     assert cut == "i: resolved " + '"' + "x" * (MAX_VALUE_WIDTH - 2) + "…"
     assert entry_text(entry) == 'i: resolved "' + "x" * 1000 + '"'
     assert _confirmation_lines([entry]) == [entry_text(entry)]
+
+
+def test_a_line_break_in_an_id_or_status_stays_on_the_entry_line() -> None:
+    # A server's (or a recording's) item id must not forge a second answer line.
+    entry = {"interruptId": "i-1\ni-2: resolved", "status": "cancelled\r\n"}
+    assert entry_text(entry) == "i-1\\x0ai-2: resolved: cancelled\\x0d\\x0a"
+    assert _confirmation_lines([entry]) == [entry_text(entry)]
+    assert _timeline_lines([entry]) == [entry_text(entry)]
