@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-_NUMBERED: Final = re.compile(r"^\.?(\d{3,})[-.]")
+_NUMBERED: Final = re.compile(r"^(?:(\d{3,})-|\.(\d{3,})[-.])")
 """A file's number: `NNN-…` recorded, `.NNN.…claim` being written (an older agui's temp
-file `.NNN-….agui-tmp` too)."""
+file `.NNN-….agui-tmp` too). A visible name needs the dash: `2026.notes.txt` is the
+user's, not exchange 2026."""
 CLAIM: Final = ".claim"
 """Suffix of a placeholder: hidden, and no `*.sse` glob finds it."""
 _CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -105,7 +106,7 @@ def _numbered(directory: Path) -> Iterator[tuple[int, str]]:
         return
     for name in names:
         if match := _NUMBERED.match(name):
-            yield int(match.group(1)), name
+            yield int(match.group(1) or match.group(2)), name
 
 
 def _claim(directory: Path, number: int) -> Claim | None:

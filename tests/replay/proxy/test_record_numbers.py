@@ -251,6 +251,15 @@ def test_a_discarded_exchange_leaves_nothing_and_its_number_is_not_reused(
     assert finish(recorder.open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
 
 
+def test_only_recordings_and_placeholders_carry_a_number(tmp_path: Path) -> None:
+    # A user's own files beside the recordings are no exchanges to count from.
+    for name in ("2026.notes.txt", "500.sse", "123", "0042x-r1.sse"):
+        (tmp_path / name).write_text("the user's\n")
+    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "001-r1.sse"
+    (tmp_path / ".007.request.json.claim").write_text("")  # another writer's sidecar
+    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "008-r1.sse"
+
+
 def test_a_killed_recorder_leaves_only_a_hidden_placeholder(tmp_path: Path) -> None:
     with workers(tmp_path, "a") as (worker,):
         assert worker.ask("open killed") == "1"
