@@ -199,7 +199,12 @@ class RecordedExchange:
                 except Unclaimed as refused:
                     raise refused.error from None
                 os.close(claim.fd)
-                os.replace(self._claim, claim.path)  # the bytes move to the new number
+                try:
+                    os.replace(self._claim, claim.path)  # the bytes move to the new number
+                except OSError:
+                    with contextlib.suppress(OSError):  # the new number's empty placeholder
+                        os.unlink(claim.path)
+                    raise
                 self._claim = claim.path
                 self._number(claim.number)
                 continue

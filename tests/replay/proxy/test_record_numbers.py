@@ -11,6 +11,7 @@ same way, and a file that appeared at the recording's name was replaced too.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -225,6 +226,28 @@ def test_a_file_put_at_the_recordings_name_meanwhile_is_never_replaced(tmp_path:
     assert (tmp_path / "001-r1.sse").read_text() == "the user's\n"
     assert (tmp_path / "002-r1.sse").read_text() == "ours"
     assert json.loads((tmp_path / "002-r1.exchange.json").read_text())["exchange"] == 2
+    assert hidden(tmp_path) == []
+
+
+def test_a_move_to_the_next_number_that_fails_leaves_no_placeholder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The recording's name is taken meanwhile; moving its bytes to the next number fails
+    # (an I/O error): neither number's placeholder stays behind.
+    exchange = Recorder(tmp_path).open("r1", b'{"tag": "ours"}')
+    exchange.write(b"ours")
+    (tmp_path / "001-r1.sse").write_text("the user's\n")
+
+    def refuse(source: object, target: object) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    saved = finish(exchange)
+    monkeypatch.undo()
+    assert saved == Saved(
+        None, True, f"not recorded: {tmp_path / '001-r1.sse'}: Input/output error"
+    )
+    assert (tmp_path / "001-r1.sse").read_text() == "the user's\n"
     assert hidden(tmp_path) == []
 
 
