@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -22,14 +21,13 @@ import pytest
 
 from cli.serve import ServeRequest, run_serve
 from replay.wire.errors import InvalidRequest, UnreadableInput
-from tests.listening import listening_url
+from tests.listening import AGUI, serving
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RUN = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
 BODY = json.loads((RUN.parent / "tool-approval.approve.request.json").read_text())
 LIMIT = 2048
 """RLIMIT_FSIZE of the server process: the log cannot grow past this (EFBIG)."""
-AGUI = "from cli.app import main; main()"
 LIMITED = (
     "import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
     f"resource.setrlimit(resource.RLIMIT_FSIZE, ({LIMIT}, {LIMIT})); "
@@ -66,25 +64,13 @@ def test_a_read_only_log_is_refused_even_as_root(tmp_path: Path) -> None:
 
 def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> None:
     log = tmp_path / "requests.jsonl"
-    process = subprocess.Popen(
-        [sys.executable, "-c", LIMITED, "replay", str(RUN), "--serve", "0", "--log", str(log)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stderr is not None
-        url = listening_url(process.stderr, 5) or ""
-        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(6)]
-        process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=15)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+    args = ["replay", str(RUN), "--serve", "0", "--log", str(log)]
+    with serving(args, LIMITED) as served:
+        answers = [httpx.post(served.url + "/api/chat", json=BODY, timeout=10) for _ in range(6)]
     assert [answer.status_code for answer in answers] == [200] * 6
     assert all(answer.text.count("data: ") == 10 for answer in answers)
-    assert process.returncode == 0
+    assert served.process.returncode == 0
+    stderr = served.stderr
     warnings = [line for line in stderr.splitlines() if "--log" in line]
     assert warnings == [
         f"agui replay: warning: --log {log}: cannot write (File too large);"
@@ -125,30 +111,19 @@ def test_a_fifo_log_with_a_reader_gets_every_request(tmp_path: Path) -> None:
 
     thread = threading.Thread(target=read_all, daemon=True)
     thread.start()
-    process = subprocess.Popen(
-        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", str(fifo)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     try:
-        assert process.stderr is not None
-        url = listening_url(process.stderr, 5)
-        assert url is not None
-        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(2)]
-        process.send_signal(signal.SIGTERM)
-        process.communicate(timeout=15)
+        with serving(["replay", str(RUN), "--serve", "0", "--log", str(fifo)]) as served:
+            answers = [
+                httpx.post(served.url + "/api/chat", json=BODY, timeout=10) for _ in range(2)
+            ]
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
         if thread.is_alive():  # the server never opened its end: release the reader
             os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         thread.join(15)
         os.close(present)
     assert not thread.is_alive()
     assert [answer.status_code for answer in answers] == [200, 200]
-    assert process.returncode == 0
+    assert served.process.returncode == 0
     lines = b"".join(received).decode().splitlines()
     assert [(json.loads(line)["status"], json.loads(line)["body"]) for line in lines] == [
         (200, BODY),

@@ -9,18 +9,14 @@ stderr line in two, the second one reading like a request of its own.
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.listening import listening_url
+from tests.listening import serving
 from tests.raw_http import exchange
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RUN = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
 BODY = json.loads((RUN.parent / "tool-approval.approve.request.json").read_text())
-AGUI = "from cli.app import main; main()"
 TARGETS = ["/a%0D%0Ab", "/a%0Ab", "/x%0D%0APOST%20/forged", "/a%00b%1B%5B2J%7F", "/a%E2%80%A8b"]
 FORGED_ID = "r\nPOST /forged runId=r -> served: run 1"
 
@@ -36,26 +32,12 @@ def post(url: str, target: str, body: dict[str, object]) -> bytes:
 
 def test_paths_are_logged_as_sent_and_every_request_is_one_line(tmp_path: Path) -> None:
     log = tmp_path / "requests.jsonl"
-    process = subprocess.Popen(
-        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", str(log)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stderr is not None
-        url = listening_url(process.stderr, 5)
-        assert url is not None
-        answers = [post(url, target, BODY) for target in TARGETS]
-        answers.append(post(url, "/chat", {**BODY, "runId": FORGED_ID}))
-        process.send_signal(signal.SIGTERM)
-        stdout, stderr = process.communicate(timeout=15)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 0
-    assert stdout == ""
+    with serving(["replay", str(RUN), "--serve", "0", "--log", str(log)]) as served:
+        answers = [post(served.url, target, BODY) for target in TARGETS]
+        answers.append(post(served.url, "/chat", {**BODY, "runId": FORGED_ID}))
+    assert served.process.returncode == 0
+    assert served.stdout == ""
+    stderr = served.stderr
     assert all(answer.startswith(b"HTTP/1.1 200 OK\r\n") for answer in answers)
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert [entry["path"] for entry in entries] == [*TARGETS, "/chat"]
