@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cli.resume_entry_text import entry_text
-from cli.visible_text import visible
+from cli.visible_text import visible, visible_line
 from replay.interrupts.descriptor_reader import (
     PAYLOAD_KEY,
     InterruptKind,
@@ -91,12 +91,12 @@ class Prompter:
     def show(self, descriptor: Mapping[str, Any]) -> None:
         """The item as a short card: id and kind, prompt, tool and arguments or payload."""
         kind = kind_of(descriptor)
-        interrupt_id = visible(str(descriptor.get("id", "?")))
+        interrupt_id = visible_line(str(descriptor.get("id", "?")))
         self.say(Text.assemble((interrupt_id, "bold"), " ", (f"({KIND_NAMES[kind]})", "dim")))
         self.say("  " + visible(prompt_text(descriptor)))
         tool, args = _tool_and_args(descriptor)
         if tool is not None:
-            self.say(f"  tool {visible(tool)} {_compact(args)}")
+            self.say(f"  tool {visible_line(tool)} {_compact(args)}")
         metadata = descriptor.get("metadata")
         if isinstance(metadata, dict) and PAYLOAD_KEY in metadata:
             self.say(f"  payload {_compact(metadata[PAYLOAD_KEY])}")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cli.resume_entry_text import entry_text
 from cli.stdout import PlainStdout
-from cli.visible_text import visible
+from cli.visible_text import visible, visible_line
 from replay.interrupts.descriptor_reader import (
     InterruptKind,
     approval_branches,
@@ -150,7 +150,8 @@ class Timeline:
     def _line(self, text: str | Text, style: str = "") -> None:
         self._end_line()
         if isinstance(text, str):
-            text = visible(text)
+            # one line: a break in a quoted id would show as a line of agui's own
+            text = visible_line(text)
         if isinstance(self.console, PlainStdout):
             self.console.write(text if isinstance(text, str) else text.plain)
             return
