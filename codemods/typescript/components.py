@@ -148,7 +148,7 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
     raw_text = RAW_TEXT if svelte else VUE_RAW_TEXT
     blocks: list[ScriptBlock] = []
     comments: list[tuple[int, int]] = []
-    open_: list[bytes] = []  # the elements (and Svelte blocks) the scanner is inside
+    open_ = Nesting()  # the elements (and Svelte blocks) the scanner is inside
     # Closings a search found nowhere after some point: none comes later either, so no
     # unclosed tag or `{{` is searched for twice (which made hostile files quadratic).
     never: set[bytes] = set()
@@ -165,7 +165,7 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 token, resume = _TAG_TOKEN, match.end()
             position = resume
         elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
-            _close(open_, match.group(2).lower())
+            open_.close(match.group(2).lower())
             position = match.end()
         else:
             name = match.group(2).lower()
@@ -189,10 +189,47 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                     blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
                 position = close.end()
                 continue
-            if svelte and open_ and name in ENDED_BY.get(open_[-1], ()):
-                open_.pop()
-            open_.append(name)
+            if svelte and open_ and name in ENDED_BY.get(open_.innermost(), ()):
+                open_.close(open_.innermost())
+            open_.push(name)
     return Layout(tuple(blocks), tuple(comments))
+
+
+class Nesting:
+    """The elements (and Svelte blocks) open at a point, innermost last, with a count of
+    each name, so a closing tag for a name not open (or open far down) costs no search
+    of the whole stack: a file of many stray closings inside deep nesting stays linear."""
+
+    __slots__ = ("_counts", "_names")
+
+    def __init__(self) -> None:
+        self._names: list[bytes] = []
+        self._counts: dict[bytes, int] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._names)
+
+    def names(self) -> tuple[bytes, ...]:
+        """What is open, outermost first."""
+        return tuple(self._names)
+
+    def innermost(self) -> bytes:
+        return self._names[-1]
+
+    def push(self, name: bytes) -> None:
+        self._names.append(name)
+        self._counts[name] = self._counts.get(name, 0) + 1
+
+    def close(self, name: bytes) -> None:
+        """Close the innermost open `name` and what is open inside it; nothing when
+        `name` is not open (a stray closing tag)."""
+        if not self._counts.get(name):
+            return
+        while True:  # pops only what the closing ends
+            popped = self._names.pop()
+            self._counts[popped] -= 1
+            if popped == name:
+                return
 
 
 def _is_template(name: bytes, attributes: dict[str, str]) -> bool:
@@ -200,17 +237,8 @@ def _is_template(name: bytes, attributes: dict[str, str]) -> bool:
     return name == b"template" and attributes.get("lang", "").strip().lower() in ("", "html")
 
 
-def _close(open_: list[bytes], name: bytes) -> None:
-    """Close the innermost open `name` and what is open inside it; nothing when `name`
-    is not open (a stray closing tag)."""
-    if open_ and open_[-1] == name:
-        open_.pop()
-    elif name in open_:
-        del open_[len(open_) - 1 - open_[::-1].index(name) :]
-
-
 def _after_braces(
-    source: bytes, position: int, open_: list[bytes], svelte: bool, never: set[bytes]
+    source: bytes, position: int, open_: Nesting, svelte: bool, never: set[bytes]
 ) -> int | None:
     """Where scanning resumes after a Vue `{{` or Svelte `{` that ends before `position`
     (past its close; None when it never closes). A Svelte `{#…}` opens a block and
@@ -227,9 +255,9 @@ def _after_braces(
     if close is None:
         return None
     if source.startswith(b"#", position):
-        open_.append(_BLOCK)
+        open_.push(_BLOCK)
     elif source.startswith(b"/", position):
-        _close(open_, _BLOCK)
+        open_.close(_BLOCK)
     return close
 
 

@@ -17,7 +17,7 @@ from codemods.discovery import discover
 from codemods.runner import FileStatus, Options, migrate_bytes, run
 from codemods.site import Action
 from codemods.typescript import triggers
-from codemods.typescript.components import ScriptBlock, scan, splice
+from codemods.typescript.components import Nesting, ScriptBlock, scan, splice
 from codemods.typescript.document import Document
 from codemods.typescript.engine import _dropped_names
 
@@ -571,3 +571,36 @@ def test_dropped_names_equal_a_check_of_every_markup_word(
     ]
     found = _dropped_names(source, scan(source), parses)
     assert found == plain_dropped_names(source, parses)
+
+
+def _plain_close(open_: list[bytes], name: bytes) -> None:
+    """The plain twin of `Nesting.close`: search the stack from the innermost end."""
+    for index in range(len(open_) - 1, -1, -1):
+        if open_[index] == name:
+            del open_[index:]
+            return
+
+
+@settings(max_examples=500, deadline=None)
+@given(steps=st.lists(st.tuples(st.booleans(), st.sampled_from([b"a", b"b", b"c", b"{"]))))
+def test_nesting_closes_as_a_plain_stack_search_does(steps: list[tuple[bool, bytes]]) -> None:
+    nesting, plain = Nesting(), []
+    for opens, name in steps:
+        if opens:
+            nesting.push(name)
+            plain.append(name)
+        else:
+            nesting.close(name)
+            _plain_close(plain, name)
+        assert nesting.names() == tuple(plain)
+        assert bool(nesting) == bool(plain)
+
+
+def test_stray_closings_inside_deep_nesting_are_read_once() -> None:
+    # Each stray `</span>` used to search the whole stack of open `<div>`s (and
+    # 200,000 of them took minutes); the script after them is still the only block.
+    depth = 50_000
+    source = b"<div>" * depth + b"</span>" * depth + b"</div>" * depth
+    source += b"<script>b()</script>"
+    [block] = scan(source, svelte=True).blocks
+    assert source[block.start : block.end] == b"b()"
