@@ -165,10 +165,10 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 token, resume = _TAG_TOKEN, match.end()
             position = resume
         elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
-            open_.close(match.group(2).lower())
+            open_.close(_name(match.group(2), svelte))
             position = match.end()
         else:
-            name = match.group(2).lower()
+            name = _name(match.group(2), svelte)
             top = not open_
             # Svelte reads the attributes of a top-level script or style as plain text.
             braces = svelte and not (top and name in RAW_TEXT)
@@ -178,7 +178,7 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 continue
             # At a Vue file's top level every block but an HTML `<template>` is raw text.
             if name in raw_text or (top and not svelte and not _is_template(name, attributes)):
-                closing = re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
+                closing = _svelte_closing(name, top) if svelte else _vue_closing(name)
                 close = None if name in never else closing.search(source, body_start)
                 if close is None and name in RAW_TEXT:
                     raise UnclosedBlock(name.decode("utf-8", "replace"), match.start())
@@ -193,6 +193,29 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 open_.close(open_.innermost())
             open_.push(name)
     return Layout(tuple(blocks), tuple(comments))
+
+
+def _name(name: bytes, svelte: bool) -> bytes:
+    """A tag's name as the compiler compares it: Vue's HTML names ignore case; Svelte's
+    do not (`<SCRIPT>` is a component there, not the component's script)."""
+    return name if svelte else name.lower()
+
+
+def _vue_closing(name: bytes) -> re.Pattern[bytes]:
+    """What ends a Vue raw-text block: its closing tag, in any case."""
+    return re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
+
+
+def _svelte_closing(name: bytes, top: bool) -> re.Pattern[bytes]:
+    """What ends a Svelte `<script>` or `<style>` body, as Svelte's parser reads it: the
+    component's script at `</script` and spaces then `>`, its style at the first
+    `</style`, and a nested one only at exactly `</script>` or `</style>`. So a
+    `// </script x` in the component's script is still script."""
+    if top and name == b"script":
+        return re.compile(rb"</script\s*>")
+    if top:
+        return re.compile(rb"</" + re.escape(name))
+    return re.compile(rb"</" + re.escape(name) + rb">")
 
 
 class Nesting:

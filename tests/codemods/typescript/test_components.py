@@ -604,3 +604,29 @@ def test_stray_closings_inside_deep_nesting_are_read_once() -> None:
     source += b"<script>b()</script>"
     [block] = scan(source, svelte=True).blocks
     assert source[block.start : block.end] == b"b()"
+
+
+@pytest.mark.parametrize(
+    ("source", "bodies"),
+    [
+        # Svelte's parser ends the component's script only at `</script` + spaces + `>`.
+        (b"<script>// </script x\nb()\n</script>", [b"// </script x\nb()\n"]),
+        (b"<script>a()</script\n>", [b"a()"]),
+        # Its tag names keep their case: `<SCRIPT>` is a component, not the script.
+        (b"<SCRIPT>b()</SCRIPT><script>c()</script>", [b"c()"]),
+        # The component's style ends at the first `</style`.
+        (b"<style>a{}</stylex><script>b()</script>", [b"b()"]),
+    ],
+)
+def test_svelte_script_and_style_end_where_svelte_ends_them(
+    source: bytes, bodies: list[bytes]
+) -> None:
+    # (each expectation checked against svelte 5's `parse`)
+    blocks = scan(source, svelte=True).blocks
+    assert [source[b.start : b.end] for b in blocks] == bodies
+
+
+def test_vue_script_tags_ignore_case_as_vue_does() -> None:
+    source = b"<SCRIPT>b()</SCRIPT >"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"b()"
