@@ -189,6 +189,9 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                     blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
                 position = close.end()
                 continue
+            if svelte and name == b"textarea":  # text and `{…}` up to its closing tag
+                position = _svelte_textarea_end(source, body_start)
+                continue
             if svelte and open_ and name in ENDED_BY.get(open_.innermost(), ()):
                 open_.close(open_.innermost())
             open_.push(name)
@@ -216,6 +219,25 @@ def _svelte_closing(name: bytes, top: bool) -> re.Pattern[bytes]:
     if top:
         return re.compile(rb"</" + re.escape(name))
     return re.compile(rb"</" + re.escape(name) + rb">")
+
+
+_SVELTE_TEXTAREA_END = re.compile(rb"</textarea(?:\s[^>]*)?>", re.IGNORECASE)
+_SVELTE_TEXTAREA_STOP = re.compile(rb"\{|" + _SVELTE_TEXTAREA_END.pattern, re.IGNORECASE)
+
+
+def _svelte_textarea_end(source: bytes, position: int) -> int:
+    """Where a Svelte `<textarea>` whose body starts at `position` ends (past its closing
+    tag; the end of the file when it has none). Svelte reads its body as text and `{…}`
+    expressions, never as tags: a `<script>` in it is text."""
+    while (stop := _SVELTE_TEXTAREA_STOP.search(source, position)) is not None:
+        if stop.group(0) != b"{":
+            return stop.end()
+        end = _expression_end(source, stop.end())
+        if end is None:  # unclosed: braces after it are text (one search, not one each)
+            close = _SVELTE_TEXTAREA_END.search(source, stop.end())
+            return len(source) if close is None else close.end()
+        position = end
+    return len(source)
 
 
 class Nesting:

@@ -630,3 +630,19 @@ def test_vue_script_tags_ignore_case_as_vue_does() -> None:
     source = b"<SCRIPT>b()</SCRIPT >"
     [block] = scan(source).blocks
     assert source[block.start : block.end] == b"b()"
+
+
+@pytest.mark.parametrize(
+    ("source", "bodies"),
+    [
+        (b"<textarea><script></textarea><script>b()</script>", [b"b()"]),
+        (b'<textarea>{"</textarea>"}</textarea><script>b()</script>', [b"b()"]),
+        (b"<div><textarea><script></TEXTAREA ></div><script>b()</script>", [b"b()"]),
+    ],
+)
+def test_a_svelte_textarea_holds_text_and_expressions_never_tags(
+    source: bytes, bodies: list[bytes]
+) -> None:
+    # (each expectation checked against svelte 5's `parse`: the script after it is found)
+    blocks = scan(source, svelte=True).blocks
+    assert [source[b.start : b.end] for b in blocks] == bodies
