@@ -155,8 +155,7 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
     position = 0
     while (match := token.search(source, position)) is not None:
         if match.group(0) == b"<!--":  # a comment runs to `-->`, or to the end of the file
-            end = source.find(b"-->", match.end())
-            end = len(source) if end < 0 else end + 3
+            end = _comment_end(source, match.end(), svelte)
             comments.append((match.start(), end))
             position = end
         elif match.group(2) is None:
@@ -196,6 +195,18 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 open_.close(open_.innermost())
             open_.push(name)
     return Layout(tuple(blocks), tuple(comments))
+
+
+def _comment_end(source: bytes, position: int, svelte: bool) -> int:
+    """Where a comment whose `<!--` ends at `position` ends: past its `-->`, or at the
+    end of the file. Vue, as HTML does, also reads `<!-->` and `<!--->` as whole (empty)
+    comments; Svelte refuses them, so there they run on to a `-->` like any other."""
+    if not svelte:
+        for abrupt in (b">", b"->"):
+            if source.startswith(abrupt, position):
+                return position + len(abrupt)
+    end = source.find(b"-->", position)
+    return len(source) if end < 0 else end + 3
 
 
 def _name(name: bytes, svelte: bool) -> bytes:

@@ -646,3 +646,13 @@ def test_a_svelte_textarea_holds_text_and_expressions_never_tags(
     # (each expectation checked against svelte 5's `parse`: the script after it is found)
     blocks = scan(source, svelte=True).blocks
     assert [source[b.start : b.end] for b in blocks] == bodies
+
+
+@pytest.mark.parametrize("comment", [b"<!-->", b"<!--->"])
+def test_an_abrupt_empty_comment_ends_at_once_in_vue(comment: bytes) -> None:
+    # HTML and Vue read `<!-->` and `<!--->` as whole comments (checked against
+    # @vue/compiler-sfc): the script after one is the component's.
+    source = comment + b"<script>a --> b</script>"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"a --> b"
+    assert scan(source).comments == ((0, len(comment)),)
