@@ -152,6 +152,8 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
     # Closings a search found nowhere after some point: none comes later either, so no
     # unclosed tag or `{{` is searched for twice (which made hostile files quadratic).
     never: set[bytes] = set()
+    # Inside a Vue element with `v-pre` (this many elements deep), `{{` is text.
+    verbatim: int | None = None
     position = 0
     while (match := token.search(source, position)) is not None:
         if match.group(0) == b"<!--":  # a comment runs to `-->`, or to the end of the file
@@ -166,6 +168,8 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
         elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
             open_.close(_name(match.group(2), svelte))
             position = match.end()
+            if verbatim is not None and len(open_) < verbatim:
+                verbatim, token = None, _VUE_TOKEN
         else:
             name = _name(match.group(2), svelte)
             top = not open_
@@ -194,6 +198,8 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             if svelte and open_ and name in ENDED_BY.get(open_.innermost(), ()):
                 open_.close(open_.innermost())
             open_.push(name)
+            if not svelte and verbatim is None and "v-pre" in attributes:
+                verbatim, token = len(open_), _TAG_TOKEN
     return Layout(tuple(blocks), tuple(comments))
 
 
@@ -264,6 +270,9 @@ class Nesting:
 
     def __bool__(self) -> bool:
         return bool(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
     def names(self) -> tuple[bytes, ...]:
         """What is open, outermost first."""

@@ -656,3 +656,19 @@ def test_an_abrupt_empty_comment_ends_at_once_in_vue(comment: bytes) -> None:
     [block] = scan(source).blocks
     assert source[block.start : block.end] == b"a --> b"
     assert scan(source).comments == ((0, len(comment)),)
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        b"<template><div v-pre>{{</div></template>",
+        b"<template><div v-pre><p>{{</p></div><p>{{ a }}</p></template>",
+        b"<template><div v-pre><div></div>{{</div></template>",
+    ],
+)
+def test_in_a_vue_v_pre_element_braces_are_text(template: bytes) -> None:
+    # Vue does not read `{{` inside `v-pre` (checked against @vue/compiler-sfc); agui
+    # read it as an interpolation running to a `}}` after the script, and missed it.
+    source = template + b"<script>b()</script>{{ a }}"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"b()"
