@@ -23,6 +23,8 @@ GIT_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 vertical tab or a 0x85 byte (in UTF-8 the last byte of Cyrillic ha, `Å`, `ą`…) is text inside
 the line to git, though `str.splitlines` would cut there."""
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+GIT_ESCAPES = {7: "a", 8: "b", 9: "t", 10: "n", 11: "v", 12: "f", 13: "r", 34: '"', 92: "\\"}
+"""Bytes of a quoted file name git writes as a letter after a backslash (`\\n`, `\\"`)."""
 
 
 def display_path(path: str, cwd: str | None = None) -> str:
@@ -71,15 +73,35 @@ def unified_diff(result: FileResult, cwd: str | None = None) -> bytes:
         return b""
     # The name's own bytes (`os.fsencode`): one that is not UTF-8 sits in `str` as lone
     # surrogates, and the patch must name the file git finds on disk.
-    path = os.fsencode(display_path(result.path, cwd or repository_root())).decode("latin-1")
+    path = os.fsencode(display_path(result.path, cwd or repository_root()))
+    before, after = git_quoted(b"a/" + path), git_quoted(b"b/" + path)
     old = GIT_LINE.findall(result.original.decode("latin-1"))
     new = GIT_LINE.findall(result.updated.decode("latin-1"))
-    out = [f"diff --git a/{path} b/{path}\n"]
-    for line in difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=3):
+    out = [f"diff --git {before} {after}\n"]
+    for line in difflib.unified_diff(old, new, before, after, n=3):
         out.append(line)
         if not line.endswith("\n"):
             out.append("\n" + NO_NEWLINE)
     return "".join(out).encode("latin-1")
+
+
+def git_quoted(name: bytes) -> str:
+    """A patch's file name as git writes it (as latin-1 text, one character a byte): as
+    is, unless a control character, `"` or `\\` is in it; then in double quotes with C
+    escapes (octal for other control and non-ASCII bytes), which `git apply` reads back.
+    Written as is, a line break in a file name would end the header line and start a
+    line of the patch's own."""
+    if not any(byte < 0x20 or byte == 0x7F or byte in b'"\\' for byte in name):
+        return name.decode("latin-1")
+    quoted = "".join(
+        "\\" + GIT_ESCAPES[byte]
+        if byte in GIT_ESCAPES
+        else chr(byte)
+        if 0x20 <= byte < 0x7F
+        else f"\\{byte:03o}"
+        for byte in name
+    )
+    return f'"{quoted}"'
 
 
 def json_lines(results: Iterable[FileResult], cwd: str | None = None) -> str:

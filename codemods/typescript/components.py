@@ -148,15 +148,16 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
     raw_text = RAW_TEXT if svelte else VUE_RAW_TEXT
     blocks: list[ScriptBlock] = []
     comments: list[tuple[int, int]] = []
-    open_ = _Nesting()  # the elements (and Svelte blocks) the scanner is inside
+    open_ = Nesting()  # the elements (and Svelte blocks) the scanner is inside
     # Closings a search found nowhere after some point: none comes later either, so no
     # unclosed tag or `{{` is searched for twice (which made hostile files quadratic).
     never: set[bytes] = set()
+    # Inside a Vue element with `v-pre` (this many elements deep), `{{` is text.
+    verbatim: int | None = None
     position = 0
     while (match := token.search(source, position)) is not None:
         if match.group(0) == b"<!--":  # a comment runs to `-->`, or to the end of the file
-            end = source.find(b"-->", match.end())
-            end = len(source) if end < 0 else end + 3
+            end = _comment_end(source, match.end(), svelte)
             comments.append((match.start(), end))
             position = end
         elif match.group(2) is None:
@@ -165,10 +166,12 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 token, resume = _TAG_TOKEN, match.end()
             position = resume
         elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
-            open_.close(match.group(2).lower())
+            open_.close(_name(match.group(2), svelte))
             position = match.end()
+            if verbatim is not None and len(open_) < verbatim:
+                verbatim, token = None, _VUE_TOKEN
         else:
-            name = match.group(2).lower()
+            name = _name(match.group(2), svelte)
             top = not open_
             # Svelte reads the attributes of a top-level script or style as plain text.
             braces = svelte and not (top and name in RAW_TEXT)
@@ -178,7 +181,7 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 continue
             # At a Vue file's top level every block but an HTML `<template>` is raw text.
             if name in raw_text or (top and not svelte and not _is_template(name, attributes)):
-                closing = re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
+                closing = _svelte_closing(name, top) if svelte else _vue_closing(name)
                 close = None if name in never else closing.search(source, body_start)
                 if close is None and name in RAW_TEXT:
                     raise UnclosedBlock(name.decode("utf-8", "replace"), match.start())
@@ -189,25 +192,75 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                     blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
                 position = close.end()
                 continue
+            if svelte and name == b"textarea":  # text and `{…}` up to its closing tag
+                position = _svelte_textarea_end(source, body_start)
+                continue
             if svelte and open_ and name in ENDED_BY.get(open_.innermost(), ()):
                 open_.close(open_.innermost())
-            open_.open(name)
+            open_.push(name)
+            if not svelte and verbatim is None and "v-pre" in attributes:
+                verbatim, token = len(open_), _TAG_TOKEN
     return Layout(tuple(blocks), tuple(comments))
 
 
-def _is_template(name: bytes, attributes: dict[str, str]) -> bool:
-    """A Vue `<template>` whose body is HTML (not Pug or another `lang`)."""
-    return name == b"template" and attributes.get("lang", "").strip().lower() in ("", "html")
+def _comment_end(source: bytes, position: int, svelte: bool) -> int:
+    """Where a comment whose `<!--` ends at `position` ends: past its `-->`, or at the
+    end of the file. Vue, as HTML does, also reads `<!-->` and `<!--->` as whole (empty)
+    comments; Svelte refuses them, so there they run on to a `-->` like any other."""
+    if not svelte:
+        for abrupt in (b">", b"->"):
+            if source.startswith(abrupt, position):
+                return position + len(abrupt)
+    end = source.find(b"-->", position)
+    return len(source) if end < 0 else end + 3
 
 
-class _Nesting:
-    """The open elements (and Svelte blocks), innermost last, counted by name.
+def _name(name: bytes, svelte: bool) -> bytes:
+    """A tag's name as the compiler compares it: Vue's HTML names ignore case; Svelte's
+    do not (`<SCRIPT>` is a component there, not the component's script)."""
+    return name if svelte else name.lower()
 
-    The count answers "is `name` open at all?" at once: a stray closing tag would
-    otherwise look through the whole nesting, and a file of thousands of unclosed tags
-    then thousands of stray ones took quadratic time. A closing tag that is open pops
-    down to it, each element once, so every step costs O(1) over the scan.
-    """
+
+def _vue_closing(name: bytes) -> re.Pattern[bytes]:
+    """What ends a Vue raw-text block: its closing tag, in any case."""
+    return re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
+
+
+def _svelte_closing(name: bytes, top: bool) -> re.Pattern[bytes]:
+    """What ends a Svelte `<script>` or `<style>` body, as Svelte's parser reads it: the
+    component's script at `</script` and spaces then `>`, its style at the first
+    `</style`, and a nested one only at exactly `</script>` or `</style>`. So a
+    `// </script x` in the component's script is still script."""
+    if top and name == b"script":
+        return re.compile(rb"</script\s*>")
+    if top:
+        return re.compile(rb"</" + re.escape(name))
+    return re.compile(rb"</" + re.escape(name) + rb">")
+
+
+_SVELTE_TEXTAREA_END = re.compile(rb"</textarea(?:\s[^>]*)?>", re.IGNORECASE)
+_SVELTE_TEXTAREA_STOP = re.compile(rb"\{|" + _SVELTE_TEXTAREA_END.pattern, re.IGNORECASE)
+
+
+def _svelte_textarea_end(source: bytes, position: int) -> int:
+    """Where a Svelte `<textarea>` whose body starts at `position` ends (past its closing
+    tag; the end of the file when it has none). Svelte reads its body as text and `{…}`
+    expressions, never as tags: a `<script>` in it is text."""
+    while (stop := _SVELTE_TEXTAREA_STOP.search(source, position)) is not None:
+        if stop.group(0) != b"{":
+            return stop.end()
+        end = _expression_end(source, stop.end())
+        if end is None:  # unclosed: braces after it are text (one search, not one each)
+            close = _SVELTE_TEXTAREA_END.search(source, stop.end())
+            return len(source) if close is None else close.end()
+        position = end
+    return len(source)
+
+
+class Nesting:
+    """The elements (and Svelte blocks) open at a point, innermost last, with a count of
+    each name, so a closing tag for a name not open (or open far down) costs no search
+    of the whole stack: a file of many stray closings inside deep nesting stays linear."""
 
     __slots__ = ("_counts", "_names")
 
@@ -218,10 +271,17 @@ class _Nesting:
     def __bool__(self) -> bool:
         return bool(self._names)
 
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def names(self) -> tuple[bytes, ...]:
+        """What is open, outermost first."""
+        return tuple(self._names)
+
     def innermost(self) -> bytes:
         return self._names[-1]
 
-    def open(self, name: bytes) -> None:
+    def push(self, name: bytes) -> None:
         self._names.append(name)
         self._counts[name] = self._counts.get(name, 0) + 1
 
@@ -230,15 +290,20 @@ class _Nesting:
         `name` is not open (a stray closing tag)."""
         if not self._counts.get(name):
             return
-        while True:
-            last = self._names.pop()
-            self._counts[last] -= 1
-            if last == name:
+        while True:  # pops only what the closing ends
+            popped = self._names.pop()
+            self._counts[popped] -= 1
+            if popped == name:
                 return
 
 
+def _is_template(name: bytes, attributes: dict[str, str]) -> bool:
+    """A Vue `<template>` whose body is HTML (not Pug or another `lang`)."""
+    return name == b"template" and attributes.get("lang", "").strip().lower() in ("", "html")
+
+
 def _after_braces(
-    source: bytes, position: int, open_: _Nesting, svelte: bool, never: set[bytes]
+    source: bytes, position: int, open_: Nesting, svelte: bool, never: set[bytes]
 ) -> int | None:
     """Where scanning resumes after a Vue `{{` or Svelte `{` that ends before `position`
     (past its close; None when it never closes). A Svelte `{#…}` opens a block and
@@ -255,7 +320,7 @@ def _after_braces(
     if close is None:
         return None
     if source.startswith(b"#", position):
-        open_.open(_BLOCK)
+        open_.push(_BLOCK)
     elif source.startswith(b"/", position):
         open_.close(_BLOCK)
     return close

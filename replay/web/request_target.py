@@ -25,5 +25,7 @@ def sent_path(scope: Mapping[str, Any]) -> str:
     """The request's path (no query) as sent: `raw_path` when the server gives it."""
     raw = scope.get("raw_path")
     if not isinstance(raw, bytes) or not raw:
-        return quote(str(scope.get("path", "")), safe=PATH_SAFE)
+        # (`surrogatepass`: a server that decoded undecodable bytes to lone surrogates
+        # still gets a line, not a UnicodeEncodeError in the middle of logging)
+        return quote(str(scope.get("path", "")), safe=PATH_SAFE, errors="surrogatepass")
     return "".join(chr(byte) if byte in SENT_AS_IS else f"%{byte:02X}" for byte in raw)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -94,3 +95,29 @@ def test_github_annotations_escape() -> None:
         "title=AG001 Resolve approvals on the bound interrupt::move it, please",
         "::error file=b.py,line=2,col=1,title=agui migrate::syntax error: x",
     ]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_patch_names_files_of_every_byte_as_git_apply_reads_them(tmp_path: Path) -> None:
+    # A line break (or any control byte, `"`, `\`) in a name is quoted as git quotes it:
+    # written as is, it ended the header and started a line of the patch's own.
+    source = b"x = client.pending_interrupts\n"
+    patch = b""
+    names = [b"m" + bytes([byte]) + b".py" for byte in range(1, 256) if byte != ord("/")]
+    names.append(b'x.py\n+++ evil.py\n"q\\')
+    for name in names:
+        target = tmp_path / os.fsdecode(name)
+        target.write_bytes(source)
+        result = migrate_bytes(source, str(target), Options())
+        assert result.updated is not None
+        patch += unified_diff(result, cwd=str(tmp_path))
+    (tmp_path / "p.diff").write_bytes(patch)
+    subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True, capture_output=True)
+    for name in names:
+        assert (tmp_path / os.fsdecode(name)).read_bytes() == source.replace(
+            b"pending_interrupts", b"interrupts"
+        )
+    assert not (tmp_path / "evil.py").exists()
+    assert unified_diff(result, cwd=str(tmp_path)).startswith(
+        b'diff --git "a/x.py\\n+++ evil.py\\n\\"q\\\\" "b/x.py\\n+++ evil.py\\n\\"q\\\\"\n'
+    )

@@ -18,7 +18,7 @@ from codemods.discovery import discover
 from codemods.runner import FileStatus, Options, migrate_bytes, run
 from codemods.site import Action
 from codemods.typescript import triggers
-from codemods.typescript.components import ScriptBlock, scan, splice
+from codemods.typescript.components import Nesting, ScriptBlock, scan, splice
 from codemods.typescript.document import Document
 from codemods.typescript.engine import _dropped_names
 
@@ -594,3 +594,104 @@ def test_dropped_names_equal_a_check_of_every_markup_word(
     ]
     found = _dropped_names(source, scan(source), parses)
     assert found == plain_dropped_names(source, parses)
+
+
+def _plain_close(open_: list[bytes], name: bytes) -> None:
+    """The plain twin of `Nesting.close`: search the stack from the innermost end."""
+    for index in range(len(open_) - 1, -1, -1):
+        if open_[index] == name:
+            del open_[index:]
+            return
+
+
+@settings(max_examples=500, deadline=None)
+@given(steps=st.lists(st.tuples(st.booleans(), st.sampled_from([b"a", b"b", b"c", b"{"]))))
+def test_nesting_closes_as_a_plain_stack_search_does(steps: list[tuple[bool, bytes]]) -> None:
+    nesting, plain = Nesting(), []
+    for opens, name in steps:
+        if opens:
+            nesting.push(name)
+            plain.append(name)
+        else:
+            nesting.close(name)
+            _plain_close(plain, name)
+        assert nesting.names() == tuple(plain)
+        assert bool(nesting) == bool(plain)
+
+
+def test_stray_closings_inside_deep_nesting_are_read_once() -> None:
+    # Each stray `</span>` used to search the whole stack of open `<div>`s (and
+    # 200,000 of them took minutes); the script after them is still the only block.
+    depth = 50_000
+    source = b"<div>" * depth + b"</span>" * depth + b"</div>" * depth
+    source += b"<script>b()</script>"
+    [block] = scan(source, svelte=True).blocks
+    assert source[block.start : block.end] == b"b()"
+
+
+@pytest.mark.parametrize(
+    ("source", "bodies"),
+    [
+        # Svelte's parser ends the component's script only at `</script` + spaces + `>`.
+        (b"<script>// </script x\nb()\n</script>", [b"// </script x\nb()\n"]),
+        (b"<script>a()</script\n>", [b"a()"]),
+        # Its tag names keep their case: `<SCRIPT>` is a component, not the script.
+        (b"<SCRIPT>b()</SCRIPT><script>c()</script>", [b"c()"]),
+        # The component's style ends at the first `</style`.
+        (b"<style>a{}</stylex><script>b()</script>", [b"b()"]),
+    ],
+)
+def test_svelte_script_and_style_end_where_svelte_ends_them(
+    source: bytes, bodies: list[bytes]
+) -> None:
+    # (each expectation checked against svelte 5's `parse`)
+    blocks = scan(source, svelte=True).blocks
+    assert [source[b.start : b.end] for b in blocks] == bodies
+
+
+def test_vue_script_tags_ignore_case_as_vue_does() -> None:
+    source = b"<SCRIPT>b()</SCRIPT >"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"b()"
+
+
+@pytest.mark.parametrize(
+    ("source", "bodies"),
+    [
+        (b"<textarea><script></textarea><script>b()</script>", [b"b()"]),
+        (b'<textarea>{"</textarea>"}</textarea><script>b()</script>', [b"b()"]),
+        (b"<div><textarea><script></TEXTAREA ></div><script>b()</script>", [b"b()"]),
+    ],
+)
+def test_a_svelte_textarea_holds_text_and_expressions_never_tags(
+    source: bytes, bodies: list[bytes]
+) -> None:
+    # (each expectation checked against svelte 5's `parse`: the script after it is found)
+    blocks = scan(source, svelte=True).blocks
+    assert [source[b.start : b.end] for b in blocks] == bodies
+
+
+@pytest.mark.parametrize("comment", [b"<!-->", b"<!--->"])
+def test_an_abrupt_empty_comment_ends_at_once_in_vue(comment: bytes) -> None:
+    # HTML and Vue read `<!-->` and `<!--->` as whole comments (checked against
+    # @vue/compiler-sfc): the script after one is the component's.
+    source = comment + b"<script>a --> b</script>"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"a --> b"
+    assert scan(source).comments == ((0, len(comment)),)
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        b"<template><div v-pre>{{</div></template>",
+        b"<template><div v-pre><p>{{</p></div><p>{{ a }}</p></template>",
+        b"<template><div v-pre><div></div>{{</div></template>",
+    ],
+)
+def test_in_a_vue_v_pre_element_braces_are_text(template: bytes) -> None:
+    # Vue does not read `{{` inside `v-pre` (checked against @vue/compiler-sfc); agui
+    # read it as an interpolation running to a `}}` after the script, and missed it.
+    source = template + b"<script>b()</script>{{ a }}"
+    [block] = scan(source).blocks
+    assert source[block.start : block.end] == b"b()"

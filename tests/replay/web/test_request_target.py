@@ -29,3 +29,16 @@ def test_a_logged_path_is_visible_ascii_and_decodes_to_the_sent_bytes(raw: bytes
     assert logged.isprintable()
     assert " " not in logged
     assert unquote_to_bytes(logged) == b"/" + raw
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=()), max_size=20))
+def test_any_decoded_path_is_logged_as_visible_ascii(path: str) -> None:
+    # Lone surrogates included: a server may decode undecodable bytes to them.
+    logged = sent_path({"path": "/" + path})
+    assert logged.isascii()
+    assert logged.isprintable()
+    assert unquote_to_bytes(logged) == ("/" + path).encode("utf-8", "surrogatepass")
+
+
+def test_a_lone_surrogate_in_a_decoded_path_is_percent_encoded() -> None:
+    assert sent_path({"path": "/a\udc80"}) == "/a%ED%B2%80"
