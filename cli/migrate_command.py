@@ -268,6 +268,7 @@ def _remove_stale_temp_files(results: list[FileResult], console: Console) -> Non
 
 def _write(results: list[FileResult]) -> list[str]:
     """Write changed files atomically; returns one error line per file that failed."""
+    from cli.visible_text import visible_line
     from replay.wire.output_file import write_output
 
     errors = []
@@ -277,7 +278,7 @@ def _write(results: list[FileResult]) -> list[str]:
         try:
             write_output(result.path, result.updated)
         except OSError as error:
-            errors.append(f"{result.path}: cannot write: {error.strerror or error}")
+            errors.append(visible_line(f"{result.path}: cannot write: {error.strerror or error}"))
     return errors
 
 
@@ -315,6 +316,7 @@ def _summary(
 ) -> None:
     from rich.table import Table
 
+    from cli.visible_text import visible_line
     from codemods.report import shown_path
     from codemods.site import Action
 
@@ -324,11 +326,12 @@ def _summary(
     for result in results:
         if not result.sites and result.status != "failed":
             continue  # nothing to say about it (most files): no path to work out
-        path = shown_path(result.path) if result.path != "-" else "<stdin>"
+        # (a file name may hold any byte but `/`: a line break there would forge a line)
+        path = visible_line(shown_path(result.path)) if result.path != "-" else "<stdin>"
         if result.status == "failed":
             where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
             # Failures go past the console so that --quiet (a quiet console) shows them.
-            sys.stderr.write(f"{path}{where}: {result.error}\n")
+            sys.stderr.write(f"{path}{where}: {visible_line(result.error or '')}\n")
         for site in result.sites:
             if site.action is Action.TODO:
                 todos[site.rule] += 1

@@ -169,3 +169,20 @@ def test_a_file_its_codec_cannot_write_back_is_refused_and_stays_untouched(
         assert written == latin
     if mode == "--diff":
         assert result.stdout.startswith("diff --git a/latin.py ")
+
+
+def test_a_line_break_in_a_file_name_never_forges_a_line_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A name may hold any byte but `/`: printed raw, `x.py\nevil.py:1:1: ...` read as two
+    # reports, the second about a file that does not exist.
+    monkeypatch.chdir(tmp_path)
+    broken = tmp_path / "x.py\nevil.py:1:1: forged.py"
+    broken.write_bytes(b"def f(:\n    client.pending_interrupts\n")
+    todo = tmp_path / "y.py\nforged.py"
+    todo.write_bytes(b"from x import client\nclient.resume_interrupts(h)\n")
+    result = runner.invoke(app, ["migrate", "."])
+    lines = result.stderr.splitlines()
+    assert not any(line.startswith(("evil.py", "forged.py")) for line in lines), result.stderr
+    assert any(line.startswith("x.py\\x0aevil.py:1:1: forged.py:1:") for line in lines)
+    assert any(line.startswith("y.py\\x0aforged.py:2:8: AG004 TODO") for line in lines)
