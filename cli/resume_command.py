@@ -397,8 +397,8 @@ def resume(
         [],
         "--payload",
         metavar="JSON|ID=JSON",
-        help="Decision payload for the one --approve/--reject, or ID= for the one answering "
-        "the item ID names (@FILE reads a file; repeatable).",
+        help="Decision payload for the one --approve/--reject, or ID= for the one (or the "
+        "--approve-all) answering the item ID names (@FILE reads a file; repeatable).",
     ),
     edit: list[str] = typer.Option(
         [],
