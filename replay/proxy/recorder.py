@@ -77,6 +77,14 @@ class Recorder:
                 str(directory),
             )
         directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK | os.X_OK):
+            # Refused at start: otherwise the proxy runs and every exchange says "not
+            # recorded", a session lost before anyone reads the lines.
+            raise PermissionError(
+                errno.EACCES,
+                "cannot create files here; --record needs a directory agui may write to",
+                str(directory),
+            )
         self.directory = directory
         self.redact = tuple(redact)
         self.numbers = Numbers(directory)
