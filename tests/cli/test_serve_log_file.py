@@ -54,6 +54,30 @@ def test_a_log_naming_a_served_recording_is_refused(name: str, tmp_path: Path) -
     assert recording.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("served", "sidecar"),
+    [("run.sse", "run.request.json"), ("case.run1.sse", "case.request.json")],
+)
+def test_a_log_naming_a_served_recordings_request_body_is_refused(
+    served: str, sidecar: str, tmp_path: Path
+) -> None:
+    # it was accepted, and the request lines appended to the body made the recording's
+    # next read fail on its sidecar
+    recording = tmp_path / served
+    shutil.copy(RUN, recording)
+    body = tmp_path / sidecar
+    body.write_text(json.dumps(BODY))
+    before = body.read_bytes()
+    request = ServeRequest(recordings=(str(recording),), address="0", log=body)
+    with pytest.raises(InvalidRequest) as refused:
+        run_serve(request, on_ready=lambda server: server.shutdown())
+    assert str(refused.value) == (
+        f"--log: {body} is the request body of a recording being served; its requests"
+        " would be appended to it: log to another file"
+    )
+    assert body.read_bytes() == before
+
+
 def test_a_read_only_log_is_refused_even_as_root(tmp_path: Path) -> None:
     log = tmp_path / "requests.jsonl"
     log.write_bytes(b'{"kept":true}\n')
