@@ -415,7 +415,8 @@ def replay(
         None,
         "--log",
         metavar="FILE",
-        help="With --serve: append every request (with its body, never headers) as JSON lines.",
+        help="With --serve: append every request (with its body, never headers) as JSON lines "
+        "('-' = stdout).",
         show_default=False,
     ),
     cors: str | None = typer.Option(

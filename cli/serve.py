@@ -129,7 +129,7 @@ def run_serve(
         tools=request.tools,
     )
     recording = load_recording(list(request.recordings), options)
-    if request.log is not None:
+    if request.log is not None and str(request.log) != "-":
         _refuse_log_over_recording(request.log, request.recordings)
     log_file = JsonLinesLog(request.log) if request.log is not None else None
     log_lock = threading.Lock()

@@ -119,6 +119,34 @@ def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> N
         assert json.loads(line)["status"] == 200
 
 
+def test_a_log_named_dash_goes_to_stdout(tmp_path: Path) -> None:
+    # `--log -` created a file named "-" in the working directory
+    process = subprocess.Popen(
+        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", "-"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert process.stderr is not None
+        url = listening_url(process.stderr, 5) or ""
+        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(2)]
+        process.send_signal(signal.SIGTERM)
+        stdout, _ = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert process.returncode == 0
+    lines = [json.loads(line) for line in stdout.splitlines()]
+    assert [(line["path"], line["status"], line["result"]) for line in lines] == [
+        ("/api/chat", 200, "served")
+    ] * 2
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_fifo_log_with_no_reader_is_refused_at_once(tmp_path: Path) -> None:
     # Before, start-up blocked forever in open(), waiting for a reader.
     fifo = tmp_path / "requests.fifo"
