@@ -335,6 +335,12 @@ def proxy(
             raise InvalidRequest("--format formats --check's findings; add --check")
         if record == "":
             raise InvalidRequest("--record: an empty directory name: give a directory (. for here)")
+        if record == "-":
+            # `-` is stdin/stdout everywhere else; here it made a directory named `-`
+            raise InvalidRequest(
+                "--record: - is no directory: give a directory (. for here; --json prints "
+                "each exchange on stdout)"
+            )
         _check_redact(redact)
         request = ProxyRequest(
             upstream=upstream,
