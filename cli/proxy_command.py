@@ -231,6 +231,7 @@ def run_proxy(
 
     checker = LiveChecker(finding) if request.check else None
     server = ProxyServer(options, host=host, port=port, logger=exchange, checker=checker)
+    stopped = False
     try:
         if not server.loopback:
             say(
@@ -249,9 +250,12 @@ def run_proxy(
         with _sigterm_as_interrupt():
             server.wait()
     except KeyboardInterrupt:
-        say("agui proxy: stopped")
+        stopped = True
     finally:
         server.shutdown()
+    if stopped:
+        # after the shutdown, which ends the open exchanges and prints their lines
+        say("agui proxy: stopped")
     code = ExitCode.OK
     if checker is not None:
         counts = checker.counts
