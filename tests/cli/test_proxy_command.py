@@ -237,6 +237,22 @@ def test_record_into_an_unwritable_directory_is_refused_at_start(unwritable: Pat
     )
 
 
+def test_record_into_a_dangling_symlink_says_where_it_points(tmp_path: Path) -> None:
+    # it said "agui: LINK: File exists"
+    link = tmp_path / "rec"
+    link.symlink_to(tmp_path / "gone")
+    agui = Path(sys.executable).with_name("agui")
+    args = ["--upstream", "http://127.0.0.1:9", "--listen", "0", "--record", str(link)]
+    done = subprocess.run([str(agui), "proxy", *args], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.endswith(
+        f"agui: {link}: a symlink to {tmp_path / 'gone'}, which does not exist; create that "
+        "directory or record elsewhere\n"
+    )
+    assert not (tmp_path / "gone").exists()
+
+
 def test_record_into_a_file_says_it_is_not_a_directory(tmp_path: Path) -> None:
     # it said "agui: FILE: File exists"
     existing = tmp_path / "notes.txt"
