@@ -111,6 +111,14 @@ def migrate(
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="On stderr, only failures: no TODO list, no summary."
     ),
+    stdin_filename: str | None = typer.Option(
+        None,
+        "--stdin-filename",
+        metavar="NAME",
+        help="With '-': the file stdin holds (Chat.tsx, App.vue); its extension picks the "
+        "language (default: Python).",
+        show_default=False,
+    ),
 ) -> None:
     """Rewrite legacy approval call sites (add_tool_approval_response, pending_interrupts,
     resume_interrupts, ...) to the interrupt API. Reads .py and .ts/.tsx/.js/.jsx files
@@ -130,13 +138,25 @@ def migrate(
         given = paths or [Path(".")]
         if Path("-") in given and len(given) > 1:
             raise fail("'-' (stdin) cannot be combined with other paths", ExitCode.CANNOT_RUN)
+        if stdin_filename is not None and given != [Path("-")]:
+            raise fail("--stdin-filename names what '-' (stdin) holds; read stdin with '-'")
         if write and Path("-") in given:
             raise fail(
                 "--write cannot rewrite stdin; without it the migrated code goes to stdout",
                 ExitCode.CANNOT_RUN,
             )
         code = _migrate(
-            given, write, check, select, ignore, exclude, false_as, jobs, output_format, quiet
+            given,
+            write,
+            check,
+            select,
+            ignore,
+            exclude,
+            false_as,
+            jobs,
+            output_format,
+            quiet,
+            stdin_filename,
         )
         raise typer.Exit(int(code))
 
@@ -152,6 +172,7 @@ def _migrate(
     jobs: int,
     output_format: OutputFormat,
     quiet: bool = False,
+    stdin_filename: str | None = None,
 ) -> ExitCode:
     from codemods.config import ConfigError, load_config, parse_rules
     from codemods.discovery import DEFAULT_EXCLUDES
@@ -181,7 +202,7 @@ def _migrate(
 
     console = Console(stderr=True, highlight=False, quiet=quiet)
     if stdin:
-        return _migrate_stdin(options, check, output_format, console)
+        return _migrate_stdin(options, check, output_format, console, stdin_filename)
     for path in given:
         try:
             os.stat(path)
@@ -234,12 +255,18 @@ def _run(
 
 
 def _migrate_stdin(
-    options: Options, check: bool, output_format: OutputFormat, console: Console
+    options: Options,
+    check: bool,
+    output_format: OutputFormat,
+    console: Console,
+    name: str | None = None,
 ) -> ExitCode:
+    """Stdin is Python unless `--stdin-filename` names the file it holds (a `.tsx` read
+    as Python would have no legacy name and pass as "skipped")."""
     from codemods.runner import migrate_bytes
 
     source = sys.stdin.buffer.read()
-    result = migrate_bytes(source, "-", options)
+    result = migrate_bytes(source, name or "-", options)
     if result.status == "failed":
         where = f":{result.error_line}:{result.error_column}" if result.error_line else ""
         raise fail(f"<stdin>{where}: {result.error}", ExitCode.CANNOT_RUN)

@@ -118,11 +118,14 @@ class Prompter:
 
     def _approval(self, descriptor: Mapping[str, Any], interrupt_id: str) -> AnswerSpec:
         branches = approval_branches(descriptor)
-        choices = {"a": "approve", "r": "reject", "c": "cancel"}
+        choices = {"a": "approve", "r": "reject"}
         input_schema = branch_schema(branches.get(True), "editedArgs")
         if input_schema is not None:
             choices["e"] = "edit"
-        choice = self._choose("approve, reject, edit or cancel?", choices)
+        choices["c"] = "cancel"
+        # the question names only what can be typed, in the order of the keys
+        *first, last = choices.values()
+        choice = self._choose(f"{', '.join(first)} or {last}?", choices)
         option = f"prompt {interrupt_id}"
         if choice == "c":
             return AnswerSpec(Action.CANCEL, interrupt_id, option=option)

@@ -231,6 +231,7 @@ def run_proxy(
 
     checker = LiveChecker(finding) if request.check else None
     server = ProxyServer(options, host=host, port=port, logger=exchange, checker=checker)
+    stopped = False
     try:
         if not server.loopback:
             say(
@@ -249,9 +250,12 @@ def run_proxy(
         with _sigterm_as_interrupt():
             server.wait()
     except KeyboardInterrupt:
-        say("agui proxy: stopped")
+        stopped = True
     finally:
         server.shutdown()
+    if stopped:
+        # after the shutdown, which ends the open exchanges and prints their lines
+        say("agui proxy: stopped")
     code = ExitCode.OK
     if checker is not None:
         counts = checker.counts
@@ -335,6 +339,12 @@ def proxy(
             raise InvalidRequest("--format formats --check's findings; add --check")
         if record == "":
             raise InvalidRequest("--record: an empty directory name: give a directory (. for here)")
+        if record == "-":
+            # `-` is stdin/stdout everywhere else; here it made a directory named `-`
+            raise InvalidRequest(
+                "--record: - is no directory: give a directory (. for here; --json prints "
+                "each exchange on stdout)"
+            )
         _check_redact(redact)
         request = ProxyRequest(
             upstream=upstream,

@@ -242,6 +242,24 @@ def run_replay(
     return ExitCode.FINDINGS if summary.failed else ExitCode.OK
 
 
+def _refuse_html_over_input(html: Path, recordings: Sequence[str], tools: Path | None) -> None:
+    """`--html` naming a recording (or the request body beside it, or `--tools`) would
+    replace what was just read with the page: the recording is lost."""
+    from cli.overwrites import overwritten_input
+    from replay.wire.recording import STDIN, sidecar_request_path
+
+    read = [Path(name) for name in recordings if name != STDIN]
+    read += [sidecar for path in list(read) if (sidecar := sidecar_request_path(path))]
+    if tools is not None:
+        read.append(tools)
+    found = overwritten_input([html], read)
+    if found is not None:
+        raise InvalidRequest(
+            f"--html: {html} would replace {found[1]}, which this replay reads; write the page"
+            " elsewhere"
+        )
+
+
 class ExportWhat(StrEnum):
     """What `--export` writes."""
 
@@ -397,7 +415,8 @@ def replay(
         None,
         "--log",
         metavar="FILE",
-        help="With --serve: append every request (with its body, never headers) as JSON lines.",
+        help="With --serve: append every request (with its body, never headers) as JSON lines "
+        "('-' = stdout).",
         show_default=False,
     ),
     cors: str | None = typer.Option(
@@ -460,6 +479,8 @@ def replay(
         )
         if html is not None and str(html) == "-":
             raise InvalidRequest("--html writes a file; give it a path, not -")
+        if html is not None:
+            _refuse_html_over_input(html, recordings, tools)
         if html is not None and serve is not None:
             raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
         if html is not None and options.pace.factor is not None:

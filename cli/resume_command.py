@@ -318,6 +318,11 @@ def _check_record(record: str, sources: list[str], inputs: list[Path]) -> None:
 
     if not record:
         raise InvalidRequest("--record: an empty file name: give a file path")
+    if record == "-":
+        # it wrote the raw stream into the timeline on stdout, and a `-.request.json`
+        raise InvalidRequest(
+            "--record: - is no file: give a file path (--json prints the events on stdout)"
+        )
     out = Path(record)
     if out.is_dir():
         raise InvalidRequest(f"--record: {record}: is a directory; give a file path")
@@ -397,8 +402,8 @@ def resume(
         [],
         "--payload",
         metavar="JSON|ID=JSON",
-        help="Decision payload for the one --approve/--reject, or ID= for the one answering "
-        "the item ID names (@FILE reads a file; repeatable).",
+        help="Decision payload for the one --approve/--reject, or ID= for the one (or the "
+        "--approve-all) answering the item ID names (@FILE reads a file; repeatable).",
     ),
     edit: list[str] = typer.Option(
         [],

@@ -129,7 +129,7 @@ def run_serve(
         tools=request.tools,
     )
     recording = load_recording(list(request.recordings), options)
-    if request.log is not None:
+    if request.log is not None and str(request.log) != "-":
         _refuse_log_over_recording(request.log, request.recordings)
     log_file = JsonLinesLog(request.log) if request.log is not None else None
     log_lock = threading.Lock()
@@ -179,13 +179,23 @@ def run_serve(
 
 
 def _refuse_log_over_recording(log: Path, recordings: Sequence[str]) -> None:
-    """`--log` naming a recording being served would append request lines to it."""
+    """`--log` naming a recording being served (or the request body beside it, which
+    the next read of that recording takes as one JSON object) would append request
+    lines to it."""
     from cli.overwrites import overwritten_input
+    from replay.wire.recording import sidecar_request_path
 
-    if overwritten_input([log], [name for name in recordings if name != "-"]):
+    served = [Path(name) for name in recordings if name != "-"]
+    if overwritten_input([log], served):
         raise InvalidRequest(
             f"--log: {log} is a recording being served; its requests would be"
             " appended to it: log to another file"
+        )
+    sidecars = [sidecar for path in served if (sidecar := sidecar_request_path(path))]
+    if overwritten_input([log], sidecars):
+        raise InvalidRequest(
+            f"--log: {log} is the request body of a recording being served; its requests"
+            " would be appended to it: log to another file"
         )
 
 

@@ -109,6 +109,7 @@ def translate(
             target = Path(output).resolve()
             if target == Path(inputs[0]).resolve():
                 raise fail(f"{output}: refusing to overwrite the input; use --write")
+            _refuse_output_over_what_is_read(output, inputs[0], request_file, tools_file)
         tools = load_tools(tools_file) if tools_file is not None else None
         if in_place or output not in (None, STDIN):
             _remove_stale_temp_files(inputs if in_place else [str(output)])
@@ -133,6 +134,22 @@ def translate(
                 stderr.print(f"{label}: {verdict}", markup=False, soft_wrap=True)
     if check and legacy_files:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _refuse_output_over_what_is_read(
+    output: str, name: str, request_file: Path | None, tools_file: Path | None
+) -> None:
+    """`-o` naming the request body beside the input (or `--request`, `--tools`) would
+    replace a file this translation reads, and lose it, before the first byte is read."""
+    from cli.overwrites import overwritten_input
+    from replay.wire.recording import sidecar_request_path
+
+    read = [path for path in (request_file, tools_file) if path is not None]
+    if request_file is None and (sidecar := sidecar_request_path(Path(name))) is not None:
+        read.append(sidecar)
+    found = overwritten_input([output], read)
+    if found is not None:
+        raise fail(f"{output}: refusing to overwrite {found[1]}, which this translation reads")
 
 
 def _translate_one(

@@ -33,7 +33,7 @@ ELSEWHERE = (
 )
 FOREIGN = (
     f"{OLD} comes from a useChat other than @tanstack/ai-react here (Vue refs, Solid "
-    "accessors): find the bound tool-approval item in its interrupts and call "
+    "accessors, Svelte's createChat): find the bound tool-approval item in its interrupts and call "
     "resolveInterrupt(approved) on it by hand"
 )
 # Why a call whose promise is used cannot simply become `resolveInterrupt(...)`.

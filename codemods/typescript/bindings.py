@@ -32,6 +32,9 @@ DECLARING: dict[str, tuple[str, ...]] = {
 }
 # `useChat` and the hooks `createChatHook` returns (`useAppChat`, `useSupportChat`...).
 HOOK = re.compile(r"use\w*Chat")
+# Svelte's `createChat` (`@tanstack/ai-svelte`): a hook result too, but only when the
+# file imports it from a TanStack binding (an app's own `createChat` may return a client).
+FACTORY = re.compile(r"create\w*Chat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,10 @@ def hook_call(node: tree_sitter.Node | None, document: Document) -> tree_sitter.
     function = node.child_by_field_name("function")
     if function is None or function.type != "identifier":
         return None
-    return node if HOOK.fullmatch(document.text(function)) else None
+    name = document.text(function)
+    if HOOK.fullmatch(name) or (FACTORY.fullmatch(name) and name in foreign_hooks(document)):
+        return node
+    return None
 
 
 # The React bindings, whose `useChat` returns plain arrays and functions. The other
@@ -64,8 +70,9 @@ TANSTACK_IMPORT = re.compile(
 
 
 def foreign_hooks(document: Document) -> frozenset[str]:
-    """Local names of the `useChat` hooks the file imports from a TanStack AI binding
-    other than React's (`import { useChat } from '@tanstack/ai-vue'`)."""
+    """Local names of the `useChat` hooks (and Svelte's `createChat`) the file imports
+    from a TanStack AI binding other than React's (`import { useChat } from
+    '@tanstack/ai-vue'`)."""
     found = set()
     for match in TANSTACK_IMPORT.finditer(document.source):
         package = match.group(2).decode()
@@ -73,7 +80,7 @@ def foreign_hooks(document: Document) -> frozenset[str]:
             continue
         for specifier in match.group(1).decode("utf-8", "replace").split(","):
             parts = specifier.split()
-            if parts[:1] == ["useChat"]:
+            if parts[:1] in (["useChat"], ["createChat"]):
                 found.add(parts[-1])  # `useChat` or `useChat as useVueChat`
     return frozenset(found)
 

@@ -76,7 +76,23 @@ class Recorder:
                 "not a directory; exchanges are recorded into a directory",
                 str(directory),
             )
+        if directory.is_symlink() and not directory.exists():
+            # mkdir says "File exists" here too
+            raise FileNotFoundError(
+                errno.ENOENT,
+                f"a symlink to {os.readlink(directory)}, which does not exist; create that "
+                "directory or record elsewhere",
+                str(directory),
+            )
         directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK | os.X_OK):
+            # Refused at start: otherwise the proxy runs and every exchange says "not
+            # recorded", a session lost before anyone reads the lines.
+            raise PermissionError(
+                errno.EACCES,
+                "cannot create files here; --record needs a directory agui may write to",
+                str(directory),
+            )
         self.directory = directory
         self.redact = tuple(redact)
         self.numbers = Numbers(directory)

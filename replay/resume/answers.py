@@ -308,8 +308,6 @@ def resolve_answers(
         chosen[interrupt_id] = Answer(
             interrupt_id, spec.action, spec.value, spec.has_value, spec.option
         )
-    for spec in payloads:
-        _attach_payload(spec, chosen, descriptors, strict=strict)
     for descriptor in descriptors:
         interrupt_id = _descriptor_id(descriptor)
         if interrupt_id in chosen or not interrupt_id:
@@ -318,6 +316,10 @@ def resolve_answers(
             chosen[interrupt_id] = Answer(interrupt_id, Action.CANCEL, option="--cancel-all")
         elif approve_all and kind_of(descriptor) is InterruptKind.TOOL_APPROVAL:
             chosen[interrupt_id] = Answer(interrupt_id, Action.APPROVE, option="--approve-all")
+    # After the gaps are filled: an approval schema with a branch payload can be
+    # approved by --approve-all only if a named --payload reaches its approval.
+    for spec in payloads:
+        _attach_payload(spec, chosen, descriptors, strict=strict)
     order = {_descriptor_id(d): index for index, d in enumerate(descriptors)}
     return dict(sorted(chosen.items(), key=lambda item: order.get(item[0], len(order))))
 
@@ -329,14 +331,23 @@ def _attach_payload(
     *,
     strict: bool,
 ) -> None:
-    """Give a `--payload ID=JSON` to the --approve/--reject answering the item ID names."""
+    """Give a `--payload ID=JSON` to the --approve/--reject/--approve-all answering the
+    item ID names."""
     interrupt_id = (
         resolve_target(spec.target, descriptors, option=spec.option) if strict else spec.target
     )
     decision = chosen.get(interrupt_id)
+    if decision is not None and decision.action is Action.EDIT:
+        # --edit's value is the edited arguments; the envelope holding both is --answer's
+        raise InvalidRequest(
+            f"{spec.option}: {decision.option} carries edited arguments, not a payload; "
+            f"give both with --answer {interrupt_id}="
+            """'{"approved":true,"editedArgs":{…},"payload":{…}}'"""
+        )
     if decision is None or decision.action not in (Action.APPROVE, Action.REJECT):
         raise InvalidRequest(
-            f"{spec.option}: no --approve or --reject answers {interrupt_id} to attach it to"
+            f"{spec.option}: no --approve, --reject or --approve-all answers {interrupt_id} "
+            "to attach it to"
         )
     if decision.has_value:
         raise InvalidRequest(f"{decision.option}: given two payloads")

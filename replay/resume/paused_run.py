@@ -163,7 +163,15 @@ def choose_run(
         raise InvalidRequest(f"--run-id {run_id}: no such run in the recording (runs: {known})")
     if not paused:
         outcomes = ", ".join(f"{r.run_id}: {r.outcome.value}" for r in runs) or "no runs"
-        raise InvalidRequest(f"the recording has no paused run to resume ({outcomes})")
+        # A legacy server pauses with approval events inside a finished run: say how to
+        # get the interrupts, not only that there are none.
+        hint = (
+            "; it holds legacy approval events: translate it first "
+            "(agui translate RECORDING --tools tools.json -o native.sse)"
+            if any(r.legacy_events for r in runs)
+            else ""
+        )
+        raise InvalidRequest(f"the recording has no paused run to resume ({outcomes}){hint}")
     newest: tuple[RunTranscript, RunTranscript] | None = None
     for run in reversed(paused):
         answered_by = continuation_of(runs, run)

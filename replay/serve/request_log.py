@@ -84,6 +84,11 @@ class JsonLinesLog:
 
     def __init__(self, path: str | Path) -> None:
         self._path = Path(path)
+        self._lock = threading.Lock()
+        if str(path) == "-":
+            # `-` is stdout, as everywhere in agui; nothing else of the server goes there
+            self._fd = os.dup(1)
+            return
         try:
             with contextlib.suppress(FileNotFoundError):
                 info = os.stat(self._path)
@@ -99,7 +104,6 @@ class JsonLinesLog:
             raise UnreadableInput(
                 f"{path}: cannot write the log ({error.strerror or error})"
             ) from None
-        self._lock = threading.Lock()
 
     def __call__(self, entry: RequestLog) -> None:
         line = json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))

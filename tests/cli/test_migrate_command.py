@@ -215,6 +215,36 @@ def test_stdin_to_stdout(sample: Path) -> None:
     assert broken.stderr.startswith("agui: <stdin>:")
 
 
+TSX_ON_STDIN = b"""\
+import { useChat } from '@tanstack/ai-react'
+import { tools } from './tools'
+
+export function Approve({ id }: { id: string }) {
+  const { addToolApprovalResponse } = useChat({ connection, tools })
+  return <button onClick={() => addToolApprovalResponse({ id, approved: true })}>ok</button>
+}
+"""
+
+
+def test_stdin_filename_picks_the_language(sample: Path) -> None:
+    # without it a .tsx on stdin was read as Python: "skipped (no legacy names)", exit 0
+    plain = migrate("--check", "-", input=TSX_ON_STDIN)
+    assert plain.exit_code == 0
+    named = migrate("--stdin-filename", "Approve.tsx", "-", input=TSX_ON_STDIN)
+    assert named.exit_code == 0, named.stderr
+    assert "addToolApprovalResponse" not in named.stdout
+    assert "?.resolveInterrupt(true)" in named.stdout
+    check = migrate("--check", "--stdin-filename", "Approve.tsx", "-", input=TSX_ON_STDIN)
+    assert check.exit_code == 1
+    sites = migrate("--json", "--stdin-filename", "Approve.tsx", "-", input=TSX_ON_STDIN)
+    assert [json.loads(line)["file"] for line in sites.stdout.splitlines()] == ["Approve.tsx"]
+    alone = migrate("--stdin-filename", "Approve.tsx", "migrate")
+    assert alone.exit_code == 2
+    assert alone.stderr == (
+        "agui: --stdin-filename names what '-' (stdin) holds; read stdin with '-'\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -201,6 +202,55 @@ def test_format_without_check_is_refused() -> None:
     result = CliRunner().invoke(app, ["proxy", "--upstream", "http://x", "--format", "json"])
     assert result.exit_code == 2
     assert result.stderr == "agui: --format formats --check's findings; add --check\n"
+
+
+@pytest.fixture
+def unwritable(tmp_path: Path) -> Iterator[Path]:
+    """A directory this process may not create files in: read-only for a user, immutable
+    for root (whom permissions do not stop)."""
+    directory = tmp_path / "rec"
+    directory.mkdir()
+    if os.geteuid() != 0:
+        directory.chmod(0o555)
+        yield directory
+        directory.chmod(0o755)
+        return
+    if subprocess.run(["chattr", "+i", str(directory)], capture_output=True).returncode:
+        pytest.skip("chattr +i is not available here")
+    try:
+        yield directory
+    finally:
+        subprocess.run(["chattr", "-i", str(directory)], check=True)
+
+
+def test_record_into_an_unwritable_directory_is_refused_at_start(unwritable: Path) -> None:
+    # it listened, and every exchange then said "not recorded: …: Permission denied"
+    agui = Path(sys.executable).with_name("agui")
+    args = ["--upstream", "http://127.0.0.1:9", "--listen", "0", "--record", str(unwritable)]
+    done = subprocess.run([str(agui), "proxy", *args], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "listening" not in done.stderr
+    assert done.stderr.endswith(
+        f"agui: {unwritable}: cannot create files here; "
+        "--record needs a directory agui may write to\n"
+    )
+
+
+def test_record_into_a_dangling_symlink_says_where_it_points(tmp_path: Path) -> None:
+    # it said "agui: LINK: File exists"
+    link = tmp_path / "rec"
+    link.symlink_to(tmp_path / "gone")
+    agui = Path(sys.executable).with_name("agui")
+    args = ["--upstream", "http://127.0.0.1:9", "--listen", "0", "--record", str(link)]
+    done = subprocess.run([str(agui), "proxy", *args], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.endswith(
+        f"agui: {link}: a symlink to {tmp_path / 'gone'}, which does not exist; create that "
+        "directory or record elsewhere\n"
+    )
+    assert not (tmp_path / "gone").exists()
 
 
 def test_record_into_a_file_says_it_is_not_a_directory(tmp_path: Path) -> None:

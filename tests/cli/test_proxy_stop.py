@@ -100,6 +100,8 @@ def test_a_stop_keeps_what_an_open_stream_had_sent(stop: signal.Signals, tmp_pat
     assert kept.startswith(FIRST)
     assert kept.startswith(b"".join(received))
     assert "#1 POST /chat runId=r1 -> 200 cut (recorded" in stderr
+    # the cut exchange's line came after "stopped", as if it had happened later
+    assert stderr.endswith("agui proxy: stopped\n")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="closes a pipe")

@@ -100,6 +100,30 @@ def test_html_refuses_serve_and_pace(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_html_refuses_to_replace_what_it_reads(tmp_path: Path) -> None:
+    # `--html run.sse run.sse` replaced the recording with the page, and exited 0
+    recording = tmp_path / "run.sse"
+    sidecar = tmp_path / "run.request.json"
+    recording.write_bytes((EXAMPLES / "transfer-approval.sse").read_bytes())
+    sidecar.write_bytes((EXAMPLES / "transfer-approval.request.json").read_bytes())
+    tools = tmp_path / "tools.json"
+    tools.write_bytes((EXAMPLES / "legacy" / "tools.json").read_bytes())
+    before = {path: path.read_bytes() for path in (recording, sidecar, tools)}
+    for target, extra in (
+        (recording, []),
+        (sidecar, []),
+        (tools, ["--native", "--tools", str(tools)]),
+    ):
+        result = invoke("--html", str(target), *extra, str(recording))
+        assert result.exit_code == 2
+        assert result.stdout == ""
+        assert result.stderr == (
+            f"agui: --html: {target} would replace {target}, which this replay reads; "
+            "write the page elsewhere\n"
+        )
+    assert {path: path.read_bytes() for path in before} == before
+
+
 def test_lone_surrogates_show_as_the_replacement_character(tmp_path: Path) -> None:
     # JSON's "\ud800" escapes decode to lone surrogates, which UTF-8 cannot encode; a file
     # name that is not UTF-8 reaches argv as them too. The page used to die mid-write.

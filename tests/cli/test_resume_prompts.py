@@ -87,6 +87,23 @@ def test_approval_edit_uses_original_args_as_defaults() -> None:
     assert 'tool transfer {"amount": 42, "recipient": "Ada"}' in shown
 
 
+def test_the_question_offers_only_what_can_be_typed() -> None:
+    # it asked "approve, reject, edit or cancel? [a/r/c/e]" also where "e" was no choice
+    asked: list[str] = []
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return "a"
+
+    no_edit = {**APPROVAL, "responseSchema": {"type": "object"}}
+    Prompter(Console(file=io.StringIO(), width=100), ask).answer(no_edit)
+    Prompter(Console(file=io.StringIO(), width=100), ask).answer(APPROVAL)
+    assert asked == [
+        "  approve, reject or cancel? [a/r/c] (a=approve, r=reject, c=cancel): ",
+        "  approve, reject, edit or cancel? [a/r/e/c] (a=approve, r=reject, e=edit, c=cancel): ",
+    ]
+
+
 def test_rejection_asks_for_the_branch_payload() -> None:
     prompter, _, _ = scripted("reject", "over limit")
     spec = prompter.answer(APPROVAL)

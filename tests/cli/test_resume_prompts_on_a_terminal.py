@@ -164,11 +164,11 @@ def test_choices_and_defaults_are_shown_and_a_wrong_key_is_asked_again() -> None
     recording = EXAMPLES / "transfer-approval.sse"
     terminal = Terminal(["resume", "--from", str(recording), "--dry-run"])
     try:
-        question = "approve, reject, edit or cancel? [a/r/c/e] (a=approve, r=reject, c=cancel"
+        question = "approve, reject, edit or cancel? [a/r/e/c] (a=approve, r=reject, e=edit"
         terminal.expect(question)
         terminal.type("x\r")
-        terminal.expect("please type one of a/r/c/e")
-        terminal.expect("e=edit): ")
+        terminal.expect("please type one of a/r/e/c")
+        terminal.expect("c=cancel): ")
         terminal.type("e\r")
         terminal.expect("arguments.amount (number, default 42): ")
         terminal.type("\r")
@@ -187,7 +187,7 @@ def test_ctrl_d_sends_nothing_and_says_so_on_its_own_line() -> None:
     recording = EXAMPLES / "transfer-approval.sse"
     terminal = Terminal(["resume", "--from", str(recording), "--dry-run"])
     try:
-        terminal.expect("e=edit): ")
+        terminal.expect("c=cancel): ")
         terminal.type("\x04")
         status = terminal.finish()
     finally:
@@ -202,7 +202,7 @@ def test_ctrl_c_sends_nothing() -> None:
     recording = EXAMPLES / "transfer-approval.sse"
     terminal = Terminal(["resume", "--from", str(recording), "--dry-run"])
     try:
-        terminal.expect("e=edit): ")
+        terminal.expect("c=cancel): ")
         terminal.type("e\r")
         terminal.expect("arguments.amount (number, default 42): ")
         terminal.type("\x03")
@@ -230,7 +230,7 @@ def test_answers_typed_are_shown_and_posted_only_when_confirmed(
         url = server.url("/chat").replace("http://", "http://user:secret@")
         terminal = Terminal(["resume", "--from", str(recording), "--url", url])
         try:
-            terminal.expect("e=edit): ")
+            terminal.expect("c=cancel): ")
             terminal.type("a\r")
             terminal.expect("approval_call_transfer_1: resolved {")
             terminal.expect("post it? [y/n] (y=yes, n=no): ")

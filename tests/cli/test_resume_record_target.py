@@ -26,6 +26,7 @@ REQUEST = NATIVE / "tool-approval.approve.request.json"
     ("record", "message"),
     [
         ("", "--record: an empty file name: give a file path"),
+        ("-", "--record: - is no file: give a file path (--json prints the events on stdout)"),
         ("{dir}", "--record: {dir}: is a directory; give a file path"),
         (
             "{dir}/paused.sse",

@@ -25,6 +25,11 @@ RUN = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.app
             "agui: --record: an empty directory name: give a directory (. for here)\n",
         ),
         (
+            ["proxy", "--upstream", "http://127.0.0.1:9", "--listen", "0", "--record", "-"],
+            "agui: --record: - is no directory: give a directory (. for here; --json prints "
+            "each exchange on stdout)\n",
+        ),
+        (
             ["replay", str(RUN), "--serve", "0", "--log", ""],
             "agui: --log: an empty file name: give a file path\n",
         ),

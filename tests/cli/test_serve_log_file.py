@@ -52,6 +52,30 @@ def test_a_log_naming_a_served_recording_is_refused(name: str, tmp_path: Path) -
     assert recording.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("served", "sidecar"),
+    [("run.sse", "run.request.json"), ("case.run1.sse", "case.request.json")],
+)
+def test_a_log_naming_a_served_recordings_request_body_is_refused(
+    served: str, sidecar: str, tmp_path: Path
+) -> None:
+    # it was accepted, and the request lines appended to the body made the recording's
+    # next read fail on its sidecar
+    recording = tmp_path / served
+    shutil.copy(RUN, recording)
+    body = tmp_path / sidecar
+    body.write_text(json.dumps(BODY))
+    before = body.read_bytes()
+    request = ServeRequest(recordings=(str(recording),), address="0", log=body)
+    with pytest.raises(InvalidRequest) as refused:
+        run_serve(request, on_ready=lambda server: server.shutdown())
+    assert str(refused.value) == (
+        f"--log: {body} is the request body of a recording being served; its requests"
+        " would be appended to it: log to another file"
+    )
+    assert body.read_bytes() == before
+
+
 def test_a_read_only_log_is_refused_even_as_root(tmp_path: Path) -> None:
     log = tmp_path / "requests.jsonl"
     log.write_bytes(b'{"kept":true}\n')
@@ -79,6 +103,34 @@ def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> N
     assert stderr.count("-> served: run 1") == 6
     for line in log.read_text().splitlines():  # what made it in is whole lines
         assert json.loads(line)["status"] == 200
+
+
+def test_a_log_named_dash_goes_to_stdout(tmp_path: Path) -> None:
+    # `--log -` created a file named "-" in the working directory
+    process = subprocess.Popen(
+        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", "-"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert process.stderr is not None
+        url = listening_url(process.stderr, 5) or ""
+        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(2)]
+        process.send_signal(signal.SIGTERM)
+        stdout, _ = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert process.returncode == 0
+    lines = [json.loads(line) for line in stdout.splitlines()]
+    assert [(line["path"], line["status"], line["result"]) for line in lines] == [
+        ("/api/chat", 200, "served")
+    ] * 2
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_fifo_log_with_no_reader_is_refused_at_once(tmp_path: Path) -> None:

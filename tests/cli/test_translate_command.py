@@ -96,6 +96,28 @@ def test_refuses_to_overwrite_the_input(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("read", ["sidecar", "--request", "--tools"])
+def test_refuses_to_overwrite_a_file_it_reads(read: str, tmp_path: Path) -> None:
+    # -o NAME.request.json replaced the body it read, and the next read of it failed
+    path = legacy_copy(tmp_path)
+    sidecar = tmp_path / "tool-approval.0.42.0.request.json"
+    tools = tmp_path / "tools.json"
+    shutil.copy(TOOLS, tools)
+    args = ["translate", str(path), "--tools", str(tools)]
+    target = {"sidecar": sidecar, "--request": tmp_path / "body.json", "--tools": tools}[read]
+    if read == "--request":
+        shutil.copy(sidecar, target)
+        args += ["--request", str(target)]
+    before = target.read_bytes()
+    result = runner.invoke(app, [*args, "-o", str(target)])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"agui: {target}: refusing to overwrite {target}, which this translation reads\n"
+    )
+    assert target.read_bytes() == before
+
+
 def test_bad_inputs_exit_2_with_one_line(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["translate", str(tmp_path / "nope.sse")])
     assert missing.exit_code == 2

@@ -9,6 +9,7 @@ import pytest
 
 from codemods import RULE_TITLES, Rule, anchor, marker
 from codemods.runner import Options, migrate_bytes
+from codemods.typescript import COMPONENT_SUFFIXES, DECLARATION_SUFFIXES, SUFFIXES
 
 DOC = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -34,6 +35,22 @@ def test_rule_section_exists_with_the_markers_anchor(rule: Rule) -> None:
 def test_pre_commit_hook_runs_check() -> None:
     hooks = (DOC.parent / ".pre-commit-hooks.yaml").read_text("utf-8")
     assert "entry: agui migrate --check" in hooks
+
+
+def test_pre_commit_hook_selects_every_file_migrate_reads() -> None:
+    # its `types_or` left out .vue and .svelte components, and .mts/.cts (no identify tag)
+    hooks = (DOC.parent / ".pre-commit-hooks.yaml").read_text("utf-8")
+    [files] = re.findall(r"^  files: '(.*)'$", hooks, flags=re.M)
+    [exclude] = re.findall(r"^  exclude: '(.*)'$", hooks, flags=re.M)
+    assert re.search(r"^  types_or:", hooks, flags=re.M) is None
+
+    def selected(name: str) -> bool:
+        return bool(re.search(files, name)) and not re.search(exclude, name)
+
+    read = ("x.py", *(f"x{suffix}" for suffix in SUFFIXES + COMPONENT_SUFFIXES))
+    assert all(selected(name) for name in read)
+    assert not any(selected(f"x{suffix}") for suffix in DECLARATION_SUFFIXES)
+    assert not any(selected(name) for name in ("x.json", "x.md", "x.pyc", "x.tsbuildinfo"))
 
 
 def rule_examples() -> list[tuple[Rule, str, str]]:

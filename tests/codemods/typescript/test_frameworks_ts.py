@@ -61,3 +61,47 @@ def test_react_binding_is_still_rewritten() -> None:
     assert "interrupts.filter((item) => item.kind === 'tool-approval')" in text
     assert "chat.resolveInterrupts(true)" in text
     assert all(s.action is Action.REWRITTEN for s in result.sites)
+
+
+SVELTE = b"""\
+<script lang="ts">
+  import { createChat, fetchServerSentEvents } from '@tanstack/ai-svelte'
+  import { tools } from './tools'
+
+  const chat = createChat({ connection: fetchServerSentEvents('/api/chat'), tools })
+
+  function approve(id: string) {
+    chat.addToolApprovalResponse({ id, approved: true })
+  }
+</script>
+
+<button onclick={() => approve('x')}>Approve</button>
+"""
+
+
+def test_svelte_create_chat_gets_a_todo_not_a_client_rewrite() -> None:
+    # it became `chat.getInterrupts()…`: createChat's result is no ChatClient
+    result = migrate_bytes(SVELTE, "Approvals.svelte", Options())
+    text = (result.updated or b"").decode()
+    assert "getInterrupts" not in text
+    assert "?.resolveInterrupt(" not in text
+    assert [(s.rule.value, s.line, s.action) for s in result.sites] == [
+        ("AG001", 8, Action.TODO),
+    ]
+    assert "Svelte's createChat" in result.sites[0].message
+    assert migrate_bytes(result.updated or b"", "Approvals.svelte", Options()).updated is None
+
+
+def test_an_own_create_chat_still_holds_a_client() -> None:
+    # not imported from a TanStack binding: the app's own factory, returning a ChatClient
+    own = SVELTE.replace(
+        b"createChat, fetchServerSentEvents } from '@tanstack/ai-svelte'",
+        (
+            b"fetchServerSentEvents } from '@tanstack/ai-client'\n"
+            b"  import { createChat } from './chat'"
+        ),
+    )
+    result = migrate_bytes(own, "Approvals.svelte", Options())
+    text = (result.updated or b"").decode()
+    assert "chat.getInterrupts().filter((item) => item.kind === 'tool-approval')" in text
+    assert [s.action for s in result.sites] == [Action.REWRITTEN]

@@ -161,7 +161,7 @@ def test_a_payload_finds_its_decision_however_the_item_is_named(decision: str, n
 
 def test_a_payload_for_an_item_no_decision_answers_is_refused() -> None:
     options = AnswerOptions(cancel=("transfer",), payload=('approval_call_transfer_1={"n":1}',))
-    with pytest.raises(InvalidRequest, match="no --approve or --reject answers approval_call_"):
+    with pytest.raises(InvalidRequest, match="no --approve, --reject or --approve-all answers"):
         resolve_answers(specs_from_options(options), BATCH)
     options = AnswerOptions(approve=("review-plan",), payload=('interrupt-1796-abc={"n":1}',))
     with pytest.raises(InvalidRequest, match="--payload applies to tool approvals"):
@@ -169,6 +169,27 @@ def test_a_payload_for_an_item_no_decision_answers_is_refused() -> None:
     options = AnswerOptions(approve=("transfer",), payload=('nothing-like-it={"n":1}',))
     with pytest.raises(InvalidRequest, match="no pending interrupt matches 'nothing-like-it'"):
         resolve_answers(specs_from_options(options), BATCH)
+
+
+def test_a_named_payload_goes_with_the_approval_of_approve_all() -> None:
+    options = AnswerOptions(payload=('transfer={"note":"ok"}',))
+    answers = resolve_answers(specs_from_options(options), BATCH, approve_all=True)
+    transfer = answers["approval_call_transfer_1"]
+    assert (transfer.action, transfer.value, transfer.option) == (
+        Action.APPROVE,
+        {"note": "ok"},
+        "--approve-all",
+    )
+    assert not answers["approval_call_delete_1"].has_value
+
+
+def test_a_payload_for_an_edit_points_at_the_whole_envelope() -> None:
+    options = AnswerOptions(
+        edit=('transfer={"amount":1}',), payload=('approval_call_transfer_1={"n":1}',)
+    )
+    with pytest.raises(InvalidRequest, match="carries edited arguments, not a payload") as error:
+        resolve_answers(specs_from_options(options), BATCH)
+    assert "--answer approval_call_transfer_1=" in str(error.value)
 
 
 def test_two_payloads_for_one_item_named_two_ways_are_refused() -> None:

@@ -255,5 +255,18 @@ def test_choose_run_by_id_and_refuses_finished_runs() -> None:
         choose_run(runs, second.run_id)
     with pytest.raises(InvalidRequest, match="no such run"):
         choose_run(runs, "run-nope")
-    with pytest.raises(InvalidRequest, match="no paused run"):
+    with pytest.raises(InvalidRequest, match="no paused run") as error:
         choose_run([second], None)
+    assert "legacy" not in str(error.value)
+
+
+def test_a_legacy_recording_is_pointed_at_translate() -> None:
+    # it said only "no paused run to resume (run-…: success)"
+    legacy = NATIVE.parents[2].parent / "examples" / "legacy" / "tool-approval.0.42.0.sse"
+    runs = read_runs(open_recordings([str(legacy)])).runs
+    with pytest.raises(InvalidRequest, match="no paused run") as error:
+        choose_run(runs, None)
+    assert str(error.value).endswith(
+        "; it holds legacy approval events: translate it first "
+        "(agui translate RECORDING --tools tools.json -o native.sse)"
+    )
