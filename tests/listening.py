@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 AGUI = "from cli.app import main; main()"
@@ -41,14 +42,16 @@ class Served:
 
 
 @contextmanager
-def serving(args: Sequence[str], code: str = AGUI) -> Iterator[Served]:
-    """`python -c CODE ARGS` as a child process, yielded once it listens; stopped with
-    SIGTERM (as a service manager would) when the block ends, killed if the block fails."""
+def serving(args: Sequence[str], code: str = AGUI, cwd: Path | None = None) -> Iterator[Served]:
+    """`python -c CODE ARGS` (in `cwd`) as a child process, yielded once it listens;
+    stopped with SIGTERM (as a service manager would) when the block ends, killed if the
+    block fails."""
     process = subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=cwd,
     )
     try:
         assert process.stderr is not None

@@ -107,23 +107,10 @@ def test_a_log_the_disk_refuses_is_dropped_with_one_warning(tmp_path: Path) -> N
 
 def test_a_log_named_dash_goes_to_stdout(tmp_path: Path) -> None:
     # `--log -` created a file named "-" in the working directory
-    process = subprocess.Popen(
-        [sys.executable, "-c", AGUI, "replay", str(RUN), "--serve", "0", "--log", "-"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-    )
-    try:
-        assert process.stderr is not None
-        url = listening_url(process.stderr, 5) or ""
-        answers = [httpx.post(url + "/api/chat", json=BODY, timeout=10) for _ in range(2)]
-        process.send_signal(signal.SIGTERM)
-        stdout, _ = process.communicate(timeout=15)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+    args = ["replay", str(RUN), "--serve", "0", "--log", "-"]
+    with serving(args, cwd=tmp_path) as served:
+        answers = [httpx.post(served.url + "/api/chat", json=BODY, timeout=10) for _ in range(2)]
+    process, stdout = served.process, served.stdout
     assert [answer.status_code for answer in answers] == [200, 200]
     assert process.returncode == 0
     lines = [json.loads(line) for line in stdout.splitlines()]
