@@ -290,6 +290,8 @@ def test_a_killed_recorder_leaves_only_a_hidden_placeholder(tmp_path: Path) -> N
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait()
     assert [path.name for path in tmp_path.iterdir()] == [".001.claim"]
+    # what the process wrote before it was killed is there: nothing waited in a buffer
+    assert (tmp_path / ".001.claim").read_bytes() == b"killedkilled"
     # what had reached the disk stays where no `*.sse` glob finds it; its number is not reused
     assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
 
