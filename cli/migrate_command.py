@@ -44,8 +44,19 @@ class FalseAs(StrEnum):
 
 
 POLICY_TEXT: dict[str, str] = {
-    "denial": "approved=False → resolve_interrupt(False), a denial (what ai-client 0.33.2 does)",
-    "cancel": "approved=False → cancel(), a payloadless cancel (--false-as cancel)",
+    "denial": "{denial}, a denial (what ai-client 0.33.2 does)",
+    "cancel": "{cancel}, a payloadless cancel (--false-as cancel)",
+}
+"""The summary's last line, in the spelling of the languages the run read (`_policy_line`)."""
+POLICY_SPELLING: dict[str, dict[str, str]] = {
+    "python": {
+        "denial": "approved=False → resolve_interrupt(False)",
+        "cancel": "approved=False → cancel()",
+    },
+    "script": {
+        "denial": "approved: false → resolveInterrupt(false)",
+        "cancel": "approved: false → cancel()",
+    },
 }
 
 
@@ -414,8 +425,26 @@ def _summary(
             console.print(line, markup=False, soft_wrap=True)
         for line in _plain_table(("rule", "title", "rewritten", "TODOs"), rule_rows, right=(2, 3)):
             console.print(line, markup=False, soft_wrap=True)
+    console.print(_policy_line(results, options), markup=False, soft_wrap=True)
+
+
+def _policy_line(results: list[FileResult], options: Options) -> str:
+    """What `approved: false` became, spelled as the files read spell it: Python's
+    `resolve_interrupt(False)`, TypeScript's `resolveInterrupt(false)`, both for a run of
+    both (a run that read no file of either kind shows Python's)."""
+    from codemods import typescript
+
     policy: FalsePolicy = options.settings.false_as
-    console.print(f"policy: {POLICY_TEXT[policy.value]}", markup=False, soft_wrap=True)
+    scripts = [typescript.is_script(result.path) for result in results]
+    python = POLICY_SPELLING["python"][policy.value]
+    script = POLICY_SPELLING["script"][policy.value]
+    if scripts and all(scripts):
+        spelled = script
+    elif any(scripts):
+        spelled = f"{python} (TS/JS: {script})"
+    else:
+        spelled = python
+    return "policy: " + POLICY_TEXT[policy.value].format(**{policy.value: spelled})
 
 
 def _plain_table(

@@ -315,3 +315,29 @@ def test_summary_on_a_pipe_is_plain_lines(sample: Path) -> None:
         "AG003  Call get_interrupts instead of get_pending_interrupts           1      0" in table
     )
     assert table[-1].startswith("policy: approved=False")
+
+
+@pytest.mark.parametrize(
+    ("files", "false_as", "expected"),
+    [
+        (["a.ts"], "denial", "policy: approved: false → resolveInterrupt(false), a denial"),
+        (["a.ts"], "cancel", "policy: approved: false → cancel(), a payloadless cancel"),
+        (["a.py"], "denial", "policy: approved=False → resolve_interrupt(False), a denial"),
+        (
+            ["a.py", "b.tsx"],
+            "denial",
+            "policy: approved=False → resolve_interrupt(False) "
+            "(TS/JS: approved: false → resolveInterrupt(false)), a denial",
+        ),
+    ],
+)
+def test_the_policy_line_is_spelled_as_the_files_read_spell_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: list[str], false_as: str, expected: str
+) -> None:
+    # A TypeScript-only run was told about `resolve_interrupt(False)`, which it never wrote.
+    monkeypatch.chdir(tmp_path)
+    for name in files:
+        (tmp_path / name).write_text("x = 1\n")  # valid in both languages
+    result = CliRunner().invoke(app, ["migrate", "--false-as", false_as, "."])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1].startswith(expected), result.stderr
