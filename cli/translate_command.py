@@ -198,7 +198,49 @@ def _translate_one(
         else:
             assert destination is not None
             _write_atomically(destination, pieces, as_json, notices_to)
+            if not in_place:
+                _request_beside(destination, name, request_file)
     return translation.changed, translation.empty
+
+
+def _request_beside(output: str, name: str, request_file: Path | None) -> None:
+    """Put the request body beside a translation written to a file, as `OUT.request.json`.
+
+    `agui resume --from OUT` builds the continuation from the request beside the
+    recording (its messages and tools); without it the resume would post `tools: []`
+    and no history. The request is the one the legacy stream answered, unchanged. A file
+    already there is never replaced: it is left, with a warning, when it differs.
+    """
+    from replay.wire.output_file import write_output
+    from replay.wire.recording import STDIN, sidecar_request_path
+
+    source = request_file
+    if source is None and name != STDIN:
+        source = sidecar_request_path(Path(name))
+    written = Path(output)
+    if source is None or not written.is_file():  # no request, or a device or FIFO
+        return
+    target = written.with_name(written.stem + ".request.json")
+    try:
+        body = source.read_bytes()
+        if target.exists() or target.is_symlink():
+            if target.is_file() and target.read_bytes() == body:
+                return
+            stderr.print(
+                f"agui: warning: {target} is there and differs from {source}; left as it is "
+                f"(agui resume --from {output} reads it)",
+                markup=False,
+                soft_wrap=True,
+            )
+            return
+        write_output(target, body)
+    except OSError as error:
+        stderr.print(
+            f"agui: warning: {target}: cannot write the request beside the translation "
+            f"({error.strerror or error}); give it to agui resume with --request {source}",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _write_atomically(
