@@ -127,6 +127,11 @@ def usage_message(error: Any) -> str:
     if expected is not None:
         return f"invalid value for {_option_name(error)}: {expected}"
     message = " ".join(str(error.format_message()).split())
+    # click's two sentences for a mistyped command, in the words used for an option
+    mistyped = re.fullmatch(r"No such command '(.+)'\.(?: Did you mean '(.+)'\?)?", message)
+    if mistyped is not None:
+        guess = f" (did you mean {mistyped[2]}?)" if mistyped[2] else ""
+        return f"no such command {mistyped[1]}{guess}"
     message = re.sub(r"'(-[-\w]+|[A-Z][A-Z0-9_.]*(?:\.\.\.)?)'", r"\1", message)
     # pydantic's prefix for a validator's own message (typer coerces choices through it)
     message = message.replace(": Value error, ", ": ")

@@ -113,6 +113,8 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
             ["replay", "--formt", "x.sse"],
             "agui replay: no such option --formt (did you mean --format?)",
         ),
+        (["migrat", "x.py"], "agui: no such command migrat (did you mean migrate?)"),
+        (["frobnicate"], "agui: no such command frobnicate\n"),
         (
             ["translate"],
             "agui translate: missing argument RECORDING... (see agui translate --help)",
