@@ -15,16 +15,16 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cli.visible_text import visible, visible_line
+from cli.visible_text import visible_line
 
 
 def entry_text(entry: Mapping[str, Any], limit: int | None = None) -> str:
     """`ID: status PAYLOAD` for a resume entry; the payload cut to `limit` characters
-    (ending in `…`) when given. A field the entry lacks shows as `?`."""
+    (ending in `…`) when given. A field the entry lacks shows as `?`. The payload is cut
+    before it is escaped, so the cut never falls inside an escape (`\x1b`)."""
     line = f"{entry.get('interruptId', '?')}: {entry.get('status', '?')}"
     if "payload" in entry:
         payload = json.dumps(entry["payload"], separators=(",", ":"), ensure_ascii=False)
-        payload = visible(payload)
         if limit is not None and len(payload) > limit:
             payload = payload[: limit - 1] + "…"
         line += f" {payload}"

@@ -68,3 +68,10 @@ def test_a_line_break_in_an_id_or_status_stays_on_the_entry_line() -> None:
     assert entry_text(entry) == "i-1\\x0ai-2: resolved: cancelled\\x0d\\x0a"
     assert _confirmation_lines([entry]) == [entry_text(entry)]
     assert _timeline_lines([entry]) == [entry_text(entry)]
+
+
+def test_a_cut_never_falls_inside_an_escape() -> None:
+    # U+202E (a bidi override, which JSON leaves as it is) is escaped as six characters
+    entry = {"interruptId": "i", "status": "resolved", "payload": "\u202e" * 300}
+    cut = entry_text(entry, 20)
+    assert cut == 'i: resolved "' + "\\u202e" * 18 + "…"
