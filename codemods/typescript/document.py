@@ -154,21 +154,36 @@ class Document:
         """Every read of the variable `name` inside `within` (keys and types excluded)."""
         return [node for node in self.occurrences(name, within) if node.type in REFERENCES]
 
-    @staticmethod
-    def statement_of(node: tree_sitter.Node) -> tree_sitter.Node:
+    def ancestors(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """`node`'s parent, its parent, and so on up to the root (`parents` is the plain twin).
+
+        `Node.parent` is not a pointer: tree-sitter finds it by descending from the root,
+        so walking up from a site N levels deep costs N² and a file of N nested JSX
+        sites N³. One descent from the root with `child_with_descendant` (the step
+        `Node.parent` itself takes) yields the whole chain in one pass instead.
+        """
+        chain: list[tree_sitter.Node] = []
+        current: tree_sitter.Node | None = self.root
+        while current is not None and current != node:
+            chain.append(current)
+            current = current.child_with_descendant(node)
+        if current is None:  # not a node of this document's tree
+            return list(parents(node))
+        chain.reverse()
+        return chain
+
+    def statement_of(self, node: tree_sitter.Node) -> tree_sitter.Node:
         """The statement holding `node` that sits directly in a block (or the program)."""
         current = node
-        while current.parent is not None and current.parent.type not in STATEMENT_CONTAINERS:
-            current = current.parent
+        for parent in self.ancestors(node):
+            if parent.type in STATEMENT_CONTAINERS:
+                break
+            current = parent
         return current
 
-    @staticmethod
-    def function_of(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    def function_of(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
         """The innermost function around `node`, or None at module level."""
-        current = node.parent
-        while current is not None and current.type not in FUNCTIONS:
-            current = current.parent
-        return current
+        return next((a for a in self.ancestors(node) if a.type in FUNCTIONS), None)
 
     def scope_of(self, node: tree_sitter.Node) -> tree_sitter.Node:
         """The function around `node`, or the whole program."""
@@ -245,12 +260,12 @@ class Document:
     def _jsx_child(self, node: tree_sitter.Node, stop: tree_sitter.Node) -> tree_sitter.Node | None:
         """The innermost JSX child (an element or `{…}` in another element's children)
         holding `node` below `stop` that starts its line; None when there is none."""
-        current: tree_sitter.Node | None = node
-        while current is not None and current != stop:
-            parent = current.parent
+        current = node
+        for parent in self.ancestors(node):
+            if current == stop:
+                break
             if (
-                parent is not None
-                and parent.type == "jsx_element"
+                parent.type == "jsx_element"
                 and current.type in JSX_CHILDREN
                 and not self._before_on_line(current).strip()
             ):
@@ -277,6 +292,14 @@ class Document:
                 return None
             end = start
         return Edit(line_start, line_start, indent + wanted + self.newline)
+
+
+def parents(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """`node`'s ancestors by `Node.parent`, innermost first: `Document.ancestors`'s plain twin."""
+    current = node.parent
+    while current is not None:
+        yield current
+        current = current.parent
 
 
 def apply_edits(source: bytes, edits: list[Edit]) -> bytes:
