@@ -143,7 +143,7 @@ def migrate_component(
     except UnclosedBlock as unclosed:
         line, column = position_in(source, starts, unclosed.offset)
         return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)
-    markup_sites, markers = _markup_sites(source, layout, rules, starts, bom)
+    markup_sites, markers = _markup_sites(source, layout, rules, starts)
     sites = list(markup_sites)
     bodies: list[tuple[ScriptBlock, bytes]] = []
     parses: list[tuple[Document, Document]] = []  # each changed body before and after
@@ -190,7 +190,7 @@ def _shifted(line: int, column: int, first_line: int, first_column: int) -> tupl
 
 
 def _markup_sites(
-    source: bytes, layout: Layout, rules: frozenset[Rule], starts: list[int], bom: int
+    source: bytes, layout: Layout, rules: frozenset[Rule], starts: list[int]
 ) -> tuple[list[Site], list[Edit]]:
     """A TODO for each whole-word trigger name in the markup (comments aside), and the
     insertions of the HTML comment markers that are not there yet (one per line and
@@ -204,7 +204,7 @@ def _markup_sites(
         return [], []
     pattern = re.compile(rb"(?<![\w$])(" + b"|".join(re.escape(t) for t in owners) + rb")(?![\w$])")
     sites = []
-    markers: dict[tuple[int, bytes], Edit] = {}
+    placed: dict[tuple[int, str], markup.Placement] = {}
     for start, end in layout.markup(len(source)):
         for match in pattern.finditer(source, start, end):
             name = match.group(1)
@@ -213,15 +213,17 @@ def _markup_sites(
                 f"{name.decode()} in the markup: agui rewrites only the script, change this by hand"
             )
             rule = owners[name]
-            placement = markup.place(
-                source, layout, match.start(), markup.comment(rule, message), bom
-            )
-            present = placement is not None and placement.present
-            if placement is not None and not present:
-                edit = Edit(placement.at, placement.at, placement.text)
-                markers.setdefault((placement.at, placement.text), edit)
+            index = markup.marker_line(layout, starts, match.start())
+            present = False
+            if index is not None:
+                text = markup.comment(rule, message)
+                if (index, text) not in placed:  # one look above a line per marker text
+                    placed[index, text] = markup.place(source, starts, index, text)
+                placement = placed[index, text]
+                present = placement.present
             sites.append(Site(rule, line, column, message, Action.TODO, present))
-    return sites, list(markers.values())
+    markers = [Edit(p.at, p.at, p.text) for p in placed.values() if not p.present]
+    return sites, markers
 
 
 def _dropped_names(

@@ -10,10 +10,13 @@ markup text a comment is valid in; a line that starts inside a tag's attributes 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from codemods import Rule, marker
 from codemods.typescript.components import Layout
+
+_INDENT = re.compile(rb"[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,34 +33,37 @@ def comment(rule: Rule, todo: str) -> str:
     return "<!--" + marker(rule, todo).removeprefix("#") + " -->"
 
 
-def place(source: bytes, layout: Layout, offset: int, text: str, floor: int) -> Placement | None:
-    """Where the marker `text` for the markup site at byte `offset` goes; None where no
-    comment can go (raw text, `v-pre`, outside a Vue `<template>`). `floor` is where
-    lines may start (past a BOM)."""
+def marker_line(layout: Layout, starts: list[int], offset: int) -> int | None:
+    """The index (in `starts`, from `document.line_starts`) of the line the marker for
+    the markup site at byte `offset` goes above; None where no comment can go (raw
+    text, `v-pre`, outside a Vue `<template>`)."""
     if not (_within(layout.text, offset, True) or _within(layout.tags, offset, False)):
         return None
     point = offset
     while True:
-        line = max(floor, _line_start(source, point))
-        if _within(layout.text, line, True):
-            break
-        tag = _containing(layout.tags, line)
+        index = max(0, bisect.bisect_right(starts, point) - 1)
+        if _within(layout.text, starts[index], True):
+            return index
+        tag = _containing(layout.tags, starts[index])
         if tag is None or tag[0] >= point:
             return None
         point = tag[0]  # the line starts inside a tag: go to the line the tag starts on
-    rest = source[line:]
-    indent = rest[: len(rest) - len(rest.lstrip(b" \t"))]
+
+
+def place(source: bytes, starts: list[int], index: int, text: str) -> Placement:
+    """The marker `text` above line `index`, indented like it, unless the comment lines
+    directly above already hold it."""
+    line = starts[index]
+    indent = _INDENT.match(source, line)
+    assert indent is not None  # the pattern matches the empty string
     wanted = text.encode("utf-8")
-    end = line
-    while end > floor:  # the comment lines directly above
-        start = max(floor, _line_start(source, _before_newline(source, end)))
-        above = source[start:end].strip()
+    for above_index in range(index - 1, -1, -1):  # the comment lines directly above
+        above = source[starts[above_index] : starts[above_index + 1]].strip()
         if not (above.startswith(b"<!--") and above.endswith(b"-->")):
             break
         if above == wanted:
             return Placement(line, b"", True)
-        end = start
-    return Placement(line, indent + wanted + _newline(source, line), False)
+    return Placement(line, indent.group(0) + wanted + _newline(source, starts, index), False)
 
 
 def _within(ranges: tuple[tuple[int, int], ...], offset: int, closed: bool) -> bool:
@@ -78,26 +84,11 @@ def _containing(
     return ranges[index] if inside else None
 
 
-def _line_start(source: bytes, offset: int) -> int:
-    """Where the line holding `offset` starts (after `\\n`, `\\r\\n` or a lone `\\r`)."""
-    return max(source.rfind(b"\n", 0, offset), source.rfind(b"\r", 0, offset)) + 1
-
-
-def _before_newline(source: bytes, line: int) -> int:
-    """The offset of the line break that ends just before `line` starts."""
-    return line - 2 if source[line - 2 : line] == b"\r\n" else line - 1
-
-
-def _newline(source: bytes, line: int) -> bytes:
-    """The line break the marker line ends with: the one of the line it goes above, or
-    the file's first one when that line has none."""
-    for start in (line, 0):
-        end = min(
-            (i for i in (source.find(b"\r", start), source.find(b"\n", start)) if i >= 0),
-            default=-1,
-        )
-        if end >= 0:
-            if source[end : end + 2] == b"\r\n":
-                return b"\r\n"
-            return source[end : end + 1]
+def _newline(source: bytes, starts: list[int], index: int) -> bytes:
+    """The line break the marker line ends with: the one ending line `index`, or the
+    file's first one when that line has none (the last line)."""
+    for line in (index, 0):
+        if line + 1 < len(starts):
+            end = starts[line + 1]
+            return b"\r\n" if source[end - 2 : end] == b"\r\n" else source[end - 1 : end]
     return b"\n"
