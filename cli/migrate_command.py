@@ -236,8 +236,9 @@ def _migrate(
 
 
 def _unmarked_todo(result: FileResult) -> bool:
-    """A TODO no marker can hold (a Vue/Svelte template naming the legacy API): the file
-    does not change, yet `--check` must not pass while it is there."""
+    """A TODO no marker can hold (a Vue/Svelte markup site where no HTML comment can go,
+    in `v-pre` or a `<textarea>`, say): the file does not change, yet `--check` must not
+    pass while it is there."""
     from codemods.site import Action
 
     return any(site.action is Action.TODO and not site.marked for site in result.sites)

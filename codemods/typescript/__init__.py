@@ -7,7 +7,8 @@ name is bound to: a `useChat` result, a `ChatClient`), `calls` (what a legacy ca
 says) and `command` (the rule base); one module per rule; `rules` (catalog and run
 order); `engine` (one file through the rules). `components` (where a Vue/Svelte file's
 script blocks are) sits beside `document`, and `accessors` (`accessor` class fields,
-which the grammars lack) beside `bindings`. This module stays light (no parser import)
+which the grammars lack) and `markup` (where a component's markup TODO markers go)
+beside `bindings`. This module stays light (no parser import)
 so discovery and the runner's byte prefilter can use it for free.
 
 Public names: `SUFFIXES`, `COMPONENT_SUFFIXES`, `is_script`, `is_component`, `TRIGGERS`.

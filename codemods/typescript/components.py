@@ -111,10 +111,20 @@ class ScriptBlock:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """A component's script blocks and HTML comments (byte ranges), in file order."""
+    """A component's script blocks and HTML comments (byte ranges), in file order.
+
+    `text` and `tags` say where an HTML comment (a TODO marker) may go: `text` holds the
+    stretches of markup text (ends included) in which a comment is a comment, and `tags`
+    the tags and `{…}`/`{{ … }}` expressions between them, from their `<` or brace to
+    their end. Neither covers what a comment there would not be one in, or would change:
+    `<script>`/`<style>` and other raw-text bodies, a Vue `v-pre` element, a Vue file
+    outside its `<template>`, or anything after a brace that never closes.
+    """
 
     blocks: tuple[ScriptBlock, ...]
     comments: tuple[tuple[int, int], ...]
+    text: tuple[tuple[int, int], ...] = ()
+    tags: tuple[tuple[int, int], ...] = ()
 
     def markup(self, length: int) -> Iterator[tuple[int, int]]:
         """Byte ranges of what is neither a script body nor a comment: the template, the
@@ -154,20 +164,37 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
     never: set[bytes] = set()
     # Inside a Vue element with `v-pre` (this many elements deep), `{{` is text.
     verbatim: int | None = None
+    text: list[tuple[int, int]] = []
+    tags: list[tuple[int, int]] = []
+    broken = False  # a brace never closed: where markup text is, is a guess from here on
+    text_from = 0  # where the text after the last tag starts (past a closing tag's `>`)
     position = 0
     while (match := token.search(source, position)) is not None:
+        # Whether a comment is one here, and would stay markup: in Svelte's markup, or
+        # inside a Vue file's `<template>` outside a `v-pre` element.
+        markable = not broken and (
+            svelte or (verbatim is None and bool(open_) and open_.outermost() == b"template")
+        )
+        if markable and text_from <= match.start():
+            text.append((text_from, match.start()))
         if match.group(0) == b"<!--":  # a comment runs to `-->`, or to the end of the file
             end = _comment_end(source, match.end(), svelte)
             comments.append((match.start(), end))
-            position = end
+            position = text_from = end
         elif match.group(2) is None:
             resume = _after_braces(source, match.end(), open_, svelte, never)
             if resume is None:  # unclosed: read on after it, braces as plain text
                 token, resume = _TAG_TOKEN, match.end()
-            position = resume
+            broken = broken or resume == match.end()  # Vue: `}}` never comes
+            if markable and not broken:
+                tags.append((match.start(), resume))
+            position = text_from = resume
         elif match.group(1):  # `</name …>` closes the innermost open `name`, if any
             open_.close(_name(match.group(2), svelte))
             position = match.end()
+            text_from = _past_tag(source, position)
+            if markable:
+                tags.append((match.start(), text_from))
             if verbatim is not None and len(open_) < verbatim:
                 verbatim, token = None, _VUE_TOKEN
         else:
@@ -176,7 +203,9 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             # Svelte reads the attributes of a top-level script or style as plain text.
             braces = svelte and not (top and name in RAW_TEXT)
             attributes, body_start, closed = _open_tag(source, match.end(), braces)
-            position = body_start
+            position = text_from = body_start
+            if markable:
+                tags.append((match.start(), body_start))
             if closed or name in VOID:
                 continue
             # At a Vue file's top level every block but an HTML `<template>` is raw text.
@@ -191,16 +220,28 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
                 if top and name == b"script":
                     blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
                 position = close.end()
+                text_from = _past_tag(source, position)
                 continue
             if svelte and name == b"textarea":  # text and `{…}` up to its closing tag
-                position = _svelte_textarea_end(source, body_start)
+                position = text_from = _svelte_textarea_end(source, body_start)
                 continue
             if svelte and open_ and name in ENDED_BY.get(open_.innermost(), ()):
                 open_.close(open_.innermost())
             open_.push(name)
             if not svelte and verbatim is None and "v-pre" in attributes:
                 verbatim, token = len(open_), _TAG_TOKEN
-    return Layout(tuple(blocks), tuple(comments))
+    if not broken and svelte and text_from <= len(source):  # Svelte markup after the last tag
+        text.append((text_from, len(source)))
+    return Layout(tuple(blocks), tuple(comments), tuple(text), tuple(tags))
+
+
+def _past_tag(source: bytes, position: int) -> int:
+    """Past the `>` of a closing tag whose name ends at or before `position` (the
+    scanner reads on from the name; the rest of the tag is no place for a comment)."""
+    if source[position - 1 : position] == b">":  # the pattern took it already
+        return position
+    end = source.find(b">", position)
+    return len(source) if end < 0 else end + 1
 
 
 def _comment_end(source: bytes, position: int, svelte: bool) -> int:
@@ -280,6 +321,9 @@ class Nesting:
 
     def innermost(self) -> bytes:
         return self._names[-1]
+
+    def outermost(self) -> bytes:
+        return self._names[0]
 
     def push(self, name: bytes) -> None:
         self._names.append(name)

@@ -7,7 +7,7 @@ the text reparsed for the next rule. Sites are mapped back through every earlier
 to the line and column the user sees in the file as it was read. A file that does not
 parse is returned untouched with the location of the first error. A component's
 script bodies go through the same steps one by one (`components` finds them); its
-markup is never edited, only reported where it names the legacy API.
+markup is never rewritten, only reported and marked where it names the legacy API.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from codemods import Rule
 from codemods.settings import Settings
 from codemods.site import Action, Site
-from codemods.typescript import TRIGGERS, accessors, is_component
+from codemods.typescript import TRIGGERS, accessors, is_component, markup
 from codemods.typescript.components import Layout, ScriptBlock, UnclosedBlock, scan, splice
 from codemods.typescript.document import (
     REFERENCES,
@@ -130,10 +130,11 @@ def migrate_component(
     report the legacy names its markup uses.
 
     The markup is not rewritten (its expression syntax is the framework's own), so a
-    trigger name there is a TODO site. And a script rewrite that would take away a
-    binding the markup reads (AG002 renaming an unused `pendingInterrupts` in a
-    destructuring, say) is not applied: the file is left as it was and its script sites
-    become TODOs, since half a migration would break the template.
+    trigger name there is a TODO site, marked by an HTML comment where one can go. And a
+    script rewrite that would take away a binding the markup reads (AG002 renaming an
+    unused `pendingInterrupts` in a destructuring, say) is not applied: the file is left
+    as it was and its script sites become TODOs, since half a migration would break the
+    template.
     """
     bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
     starts = line_starts(source, bom)  # the BOM is no column
@@ -142,7 +143,8 @@ def migrate_component(
     except UnclosedBlock as unclosed:
         line, column = position_in(source, starts, unclosed.offset)
         return Outcome(error=f"syntax error: {unclosed}", error_line=line, error_column=column)
-    sites = list(_markup_sites(source, layout, rules, starts))
+    markup_sites, markers = _markup_sites(source, layout, rules, starts)
+    sites = list(markup_sites)
     bodies: list[tuple[ScriptBlock, bytes]] = []
     parses: list[tuple[Document, Document]] = []  # each changed body before and after
     for block in layout.blocks:
@@ -171,9 +173,12 @@ def migrate_component(
             else replace(site, action=Action.TODO, message=site.message + note)
             for site in sites
         ]
-        bodies = []
+        bodies, markers = [], []  # the file is left as it was
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
-    return Outcome(splice(source, bodies) if bodies else None, tuple(sites))
+    if not markers:
+        return Outcome(splice(source, bodies) if bodies else None, tuple(sites))
+    edits = [Edit(block.start, block.end, body) for block, body in bodies] + markers
+    return Outcome(apply_edits(source, edits), tuple(sites))
 
 
 def _shifted(line: int, column: int, first_line: int, first_column: int) -> tuple[int, int]:
@@ -186,17 +191,20 @@ def _shifted(line: int, column: int, first_line: int, first_column: int) -> tupl
 
 def _markup_sites(
     source: bytes, layout: Layout, rules: frozenset[Rule], starts: list[int]
-) -> list[Site]:
-    """A TODO for each whole-word trigger name in the markup (comments aside)."""
+) -> tuple[list[Site], list[Edit]]:
+    """A TODO for each whole-word trigger name in the markup (comments aside), and the
+    insertions of the HTML comment markers that are not there yet (one per line and
+    text). A site where no comment can go stays unmarked."""
     owners: dict[bytes, Rule] = {}
     for rule in Rule:  # a name two rules share is reported once, by the first
         if rule in rules:
             for trigger in TRIGGERS[rule]:
                 owners.setdefault(trigger, rule)
     if not owners:
-        return []
+        return [], []
     pattern = re.compile(rb"(?<![\w$])(" + b"|".join(re.escape(t) for t in owners) + rb")(?![\w$])")
     sites = []
+    placed: dict[tuple[int, str], markup.Placement] = {}
     for start, end in layout.markup(len(source)):
         for match in pattern.finditer(source, start, end):
             name = match.group(1)
@@ -204,8 +212,18 @@ def _markup_sites(
             message = (
                 f"{name.decode()} in the markup: agui rewrites only the script, change this by hand"
             )
-            sites.append(Site(owners[name], line, column, message, Action.TODO))
-    return sites
+            rule = owners[name]
+            index = markup.marker_line(layout, starts, match.start())
+            present = False
+            if index is not None:
+                text = markup.comment(rule, message)
+                if (index, text) not in placed:  # one look above a line per marker text
+                    placed[index, text] = markup.place(source, starts, index, text)
+                placement = placed[index, text]
+                present = placement.present
+            sites.append(Site(rule, line, column, message, Action.TODO, present))
+    markers = [Edit(p.at, p.at, p.text) for p in placed.values() if not p.present]
+    return sites, markers
 
 
 def _dropped_names(

@@ -75,6 +75,49 @@ def test_the_diff_applies_and_check_fails_until_written(app_dir: Path, tmp_path:
     assert check.stdout == ""
 
 
+def test_markup_todos_are_marked_by_write_and_check_then_passes(app_dir: Path) -> None:
+    vue = b"""<template>
+  <button
+    @click="addToolApprovalResponse({ id, approved: true })">ok</button>
+</template>
+"""
+    svelte = b"<div>\n\t<b on:click={() => addToolApprovalResponse({ id })}>ok</b>\n</div>\n"
+    (app_dir / "Approve.vue").write_bytes(vue)
+    (app_dir / "Answer.svelte").write_bytes(svelte)
+    assert migrate("--check", "app").exit_code == 1
+    written = migrate("--write", "app")
+    assert written.exit_code == 0, written.stderr
+    marker = (
+        "<!-- TODO(agui): AG001 addToolApprovalResponse in the markup: agui rewrites only the "
+        "script, change this by hand — README#ag001-resolve-approvals-on-the-bound-interrupt -->"
+    ).encode()
+    assert (app_dir / "Approve.vue").read_bytes() == vue.replace(
+        b"  <button", b"  " + marker + b"\n  <button"
+    )
+    assert (app_dir / "Answer.svelte").read_bytes() == svelte.replace(
+        b"\t<b", b"\t" + marker + b"\n\t<b"
+    )
+    check = migrate("--check", "app")
+    assert check.exit_code == 0, check.stderr
+    assert check.stdout == ""
+    again = migrate("--write", "app")
+    assert again.exit_code == 0, again.stderr
+    assert (app_dir / "Approve.vue").read_bytes().count(b"<!-- TODO(agui)") == 1
+    assert (app_dir / "Answer.svelte").read_bytes().count(b"<!-- TODO(agui)") == 1
+
+
+def test_a_markup_todo_no_comment_can_hold_still_fails_check(app_dir: Path) -> None:
+    source = b"<template>\n  <pre v-pre>addToolApprovalResponse</pre>\n</template>\n"
+    (app_dir / "Approve.vue").write_bytes(source)
+    assert migrate("--write", "app").exit_code == 0
+    assert (app_dir / "Approve.vue").read_bytes() == source
+    check = migrate("--check", "app")
+    assert check.exit_code == 1
+    assert "app/Approve.vue:2:14: AG001 TODO: addToolApprovalResponse in the markup" in (
+        check.stderr
+    )
+
+
 def test_markup_naming_a_legacy_name_fails_check_without_a_change(app_dir: Path) -> None:
     (app_dir / "Pending.svelte").write_bytes(PENDING_SVELTE)
     assert migrate("--write", "app").exit_code == 0

@@ -1,6 +1,6 @@
 """Vue and Svelte single-file components: their script blocks go through the TypeScript
-rules, everything outside the blocks stays byte for byte, and the markup is reported,
-never rewritten."""
+rules, everything outside the blocks stays byte for byte but for TODO marker lines, and
+the markup is reported and marked, never rewritten."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from codemods.typescript import triggers
 from codemods.typescript.components import Nesting, ScriptBlock, scan, splice
 from codemods.typescript.document import Document
 from codemods.typescript.engine import _dropped_names
+from codemods.typescript.markup import comment as markup_comment
 
 VUE_SETUP = b"""<template>
   <button @click="approve(id)">ok</button>
@@ -43,6 +44,15 @@ LOOKUP = (
     b"client.getInterrupts().filter((item) => item.kind === 'tool-approval')"
     b".find((item) => item.id === id)?.resolveInterrupt(true)"
 )
+
+
+# A markup TODO marker line, as the engine inserts it.
+MARKER_LINE = re.compile(rb"[ \t]*<!-- TODO\(agui\): [^\r\n]*? -->(?:\r\n|\r|\n)")
+
+
+def unmarked(source: bytes) -> bytes:
+    """`source` without the markup TODO marker lines."""
+    return MARKER_LINE.sub(b"", source)
 
 
 def where(result_sites: object) -> list[tuple[str, int, int, str]]:
@@ -395,12 +405,28 @@ def test_markup_calls_are_reported_and_the_script_still_migrates() -> None:
 <p class="approval-requested">{n}</p>
 """
     result = migrate_bytes(source, "A.svelte", Options())
-    assert result.updated == source.replace(b"getPendingInterrupts", b"getInterrupts")
+    call = markup_comment(
+        Rule.AG001,
+        "addToolApprovalResponse in the markup: agui rewrites only the script, change this by hand",
+    )
+    event = markup_comment(
+        Rule.AG006,
+        "approval-requested in the markup: agui rewrites only the script, change this by hand",
+    )
+    expected = (
+        source.replace(b"getPendingInterrupts", b"getInterrupts")
+        .replace(b"<button", call.encode() + b"\n<button")
+        .replace(b"<p class", event.encode() + b"\n<p class")
+    )
+    assert result.updated == expected
     assert where(result.sites) == [
         ("AG003", 4, 20, "rewritten"),
         ("AG001", 7, 32, "todo"),
         ("AG006", 9, 11, "todo"),
     ]
+    again = migrate_bytes(expected, "A.svelte", Options())
+    assert again.updated is None
+    assert [s.marked for s in again.sites] == [True, True]
     # Only the selected rules' names are reported.
     only = migrate_bytes(source, "A.svelte", Options(rules=frozenset({Rule.AG003})))
     assert where(only.sites) == [("AG003", 4, 20, "rewritten")]
@@ -529,7 +555,8 @@ def test_random_components_change_only_bodies_with_a_trigger(
     if result.updated is None:
         return
     after = scan(result.updated, svelte=svelte)
-    assert outside(result.updated, svelte=svelte) == outside(source, svelte=svelte)
+    # Outside the bodies only whole marker lines are new.
+    assert outside(unmarked(result.updated), svelte=svelte) == outside(source, svelte=svelte)
     keys = triggers(Options().rules)
     for body, block in zip(bodies, after.blocks, strict=True):
         if not any(key in body for key in keys):

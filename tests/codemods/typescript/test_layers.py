@@ -20,7 +20,7 @@ RULE_MODULES = (
 )
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("document", "components"),
-    ("accessors", "bindings", "calls", "command"),
+    ("accessors", "bindings", "calls", "command", "markup"),
     RULE_MODULES,
     ("rules",),
     ("engine",),
