@@ -132,6 +132,10 @@ def usage_message(error: Any) -> str:
     if mistyped is not None:
         guess = f" (did you mean {mistyped[2]}?)" if mistyped[2] else ""
         return f"no such command {mistyped[1]}{guess}"
+    extra = re.fullmatch(r"Got unexpected extra argument\(s\) \((.+)\)", message)
+    if extra is not None and _takes_from(error):
+        # `agui resume rec.sse`: the recording is an option there, not an argument
+        return f"got unexpected extra argument(s) ({extra[1]}): give a recording with --from"
     message = re.sub(r"'(-[-\w]+|[A-Z][A-Z0-9_.]*(?:\.\.\.)?)'", r"\1", message)
     # pydantic's prefix for a validator's own message (typer coerces choices through it)
     message = message.replace(": Value error, ", ": ")
@@ -171,3 +175,12 @@ def _option_name(error: Any) -> str:
         getattr(param, "secondary_opts", None) or ()
     )
     return " / ".join(opts) if opts else "value"
+
+
+def _takes_from(error: Any) -> bool:
+    """Whether the failing command reads its recording from `--from` (it takes no
+    positional arguments: a recording typed as one is the likely mistake)."""
+    ctx = getattr(error, "ctx", None)
+    command = getattr(ctx, "command", None)
+    params = getattr(command, "params", None) or ()
+    return any("--from" in getattr(param, "opts", ()) for param in params)

@@ -116,6 +116,15 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
         (["migrat", "x.py"], "agui: no such command migrat (did you mean migrate?)"),
         (["frobnicate"], "agui: no such command frobnicate\n"),
         (
+            ["resume", "rec.sse"],
+            "agui resume: got unexpected extra argument(s) (rec.sse): give a recording with"
+            " --from\n",
+        ),
+        (
+            ["proxy", "--upstream", "http://127.0.0.1:9", "up"],
+            "agui proxy: got unexpected extra argument(s) (up)\n",
+        ),
+        (
             ["translate"],
             "agui translate: missing argument RECORDING... (see agui translate --help)",
         ),
