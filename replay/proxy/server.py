@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from replay.proxy.app import Logger, ProxyOptions, build_proxy_app
 from replay.proxy.live_check import LiveChecker
 from replay.resume.client import display_url
-from replay.web.listener import BackgroundServer, bind, host_port, is_loopback
+from replay.web.listener import BackgroundServer, Endpoint, bind, host_port
 from replay.web.streaming import StopSignal
 from replay.wire.errors import InvalidRequest
 
@@ -55,7 +55,7 @@ def _is_local(address: str) -> bool:
     return True
 
 
-class ProxyServer:
+class ProxyServer(Endpoint):
     """`start()` in the background, `wait()` until stopped, `shutdown()` (idempotent)."""
 
     def __init__(
@@ -80,43 +80,10 @@ class ProxyServer:
                 " another port"
             )
         app = build_proxy_app(options, stopping=stopping, logger=logger, checker=checker)
-        self._http = BackgroundServer(app, sock, stopping)
-
-    @property
-    def host(self) -> str:
-        return self._http.address[0]
-
-    @property
-    def port(self) -> int:
-        return self._http.address[1]
-
-    @property
-    def url(self) -> str:
-        return f"http://{host_port(self.host, self.port)}"
-
-    @property
-    def loopback(self) -> bool:
-        return is_loopback(self.host)
-
-    def start(self) -> ProxyServer:
-        self._http.start()
-        return self
-
-    def wait(self, poll: float = 0.2) -> None:
-        self._http.wait(poll)
-
-    def request_stop(self) -> None:
-        """Ask `wait()` to return, from any thread, without waiting (see `BackgroundServer`)."""
-        self._http.request_stop()
+        super().__init__(BackgroundServer(app, sock, stopping))
 
     def shutdown(self) -> None:
         """Stop serving; then wait until every started exchange has been checked."""
-        self._http.stop()
+        super().shutdown()
         if self.checker is not None:
             self.checker.close()
-
-    def __enter__(self) -> ProxyServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()

@@ -16,7 +16,7 @@ from replay.serve.request_log import RequestLog
 from replay.serve.serve_options import ServeOptions
 from replay.serve.served_runs import Recording, load_recording
 from replay.serve.service import ReplayService, new_message_id
-from replay.web.listener import BackgroundServer, bind, host_port
+from replay.web.listener import BackgroundServer, Endpoint, bind
 from replay.web.listener import is_loopback as is_loopback
 from replay.web.streaming import StopSignal
 
@@ -26,7 +26,7 @@ Logger = Callable[[RequestLog], None]
 Sleep = Callable[[float], None]
 
 
-class ReplayServer:
+class ReplayServer(Endpoint):
     """A running replay endpoint: `start()` in the background or `wait()` until stopped.
 
     `sleep` is injectable for tests (it runs in a worker thread); by default paced
@@ -54,42 +54,7 @@ class ReplayServer:
         app = build_replay_app(
             self.service, stopping=stopping, logger=logger, sleep=sleep, cors=cors
         )
-        self._http = BackgroundServer(app, bind(host, port), stopping)
-
-    @property
-    def host(self) -> str:
-        return self._http.address[0]
-
-    @property
-    def port(self) -> int:
-        return self._http.address[1]
-
-    @property
-    def url(self) -> str:
-        return f"http://{host_port(self.host, self.port)}"
-
-    @property
-    def loopback(self) -> bool:
-        return is_loopback(self.host)
-
-    def start(self) -> ReplayServer:
-        """Serve in a background thread; returns once listening (nothing once shut down)."""
-        self._http.start()
-        return self
-
-    def wait(self, poll: float = 0.2) -> None:
-        """Block until `shutdown()`; a KeyboardInterrupt propagates to the caller."""
-        self._http.wait(poll)
-
-    def shutdown(self) -> None:
-        """Stop accepting, cut paced streams short, close every socket. Idempotent."""
-        self._http.stop()
-
-    def __enter__(self) -> ReplayServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
+        super().__init__(BackgroundServer(app, bind(host, port), stopping))
 
 
 def parse_address(text: str) -> tuple[str, int]:

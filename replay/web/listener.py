@@ -13,7 +13,7 @@ import logging
 import socket
 import threading
 import time
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Self
 
 from replay.web.streaming import StopSignal
 from replay.wire.errors import AguiError
@@ -167,3 +167,51 @@ class BackgroundServer:
             # uvicorn gives connections the graceful deadline, then cancels them.
             self._finished.wait(self._deadline + 3)
         self._sock.close()
+
+
+class Endpoint:
+    """What `agui replay --serve` and `agui proxy` have in common once built: one
+    `BackgroundServer` to `start()` in the background, `wait()` on until stopped, and
+    `shutdown()` (idempotent), and the address it listens on."""
+
+    def __init__(self, http: BackgroundServer) -> None:
+        self._http = http
+
+    @property
+    def host(self) -> str:
+        return self._http.address[0]
+
+    @property
+    def port(self) -> int:
+        return self._http.address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://{host_port(self.host, self.port)}"
+
+    @property
+    def loopback(self) -> bool:
+        return is_loopback(self.host)
+
+    def start(self) -> Self:
+        """Serve in a background thread; returns once listening (nothing once shut down)."""
+        self._http.start()
+        return self
+
+    def wait(self, poll: float = 0.2) -> None:
+        """Block until `shutdown()`; a KeyboardInterrupt propagates to the caller."""
+        self._http.wait(poll)
+
+    def request_stop(self) -> None:
+        """Ask `wait()` to return, from any thread, without waiting (see `BackgroundServer`)."""
+        self._http.request_stop()
+
+    def shutdown(self) -> None:
+        """Stop accepting, cut streams short, close every socket. Idempotent."""
+        self._http.stop()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
