@@ -75,18 +75,8 @@ class ApprovalResponseCommand(ScriptCommand):
         # A bare `addToolApprovalResponse(...)` whose name the file does not take from
         # `useChat` (a prop handed down, say): no items here to resolve.
         seen = {finding.offset for finding in self.findings}
-        if bindings.own_function(self.document, OLD):
-            return  # the file's own function of that name, which it calls
-        for name in self.document.occurrences(OLD):
-            outer = name.parent
-            if (
-                name.type == "identifier"
-                and outer is not None
-                and outer.type == "call_expression"
-                and outer.child_by_field_name("function") == name
-                and outer.start_byte not in seen
-            ):
-                self.todo(outer, FOREIGN if foreign else ELSEWHERE)
+        for call in bindings.bare_calls(self.document, OLD, seen):
+            self.todo(call, FOREIGN if foreign else ELSEWHERE)
 
     def answer_destructured(self, binding: bindings.Destructured) -> None:
         """Rewrite the calls of a name destructured from `useChat`, then its entry."""

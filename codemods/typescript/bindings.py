@@ -362,6 +362,27 @@ def own_function(document: Document, name: str) -> bool:
     return False
 
 
+def bare_calls(document: Document, name: str, seen: set[int]) -> list[tree_sitter.Node]:
+    """The calls `name(...)` of the bare name (not `x.name(...)`) that start at no offset
+    in `seen` (the rule's findings so far): a legacy method handed down as a prop, say,
+    which is not the file's to rewrite. None at all when the file defines its own function of
+    that name (`own_function`): those calls are the app's own."""
+    if own_function(document, name):
+        return []
+    calls = []
+    for node in document.occurrences(name):
+        outer = node.parent
+        if (
+            node.type == "identifier"
+            and outer is not None
+            and outer.type == "call_expression"
+            and outer.child_by_field_name("function") == node
+            and outer.start_byte not in seen
+        ):
+            calls.append(outer)
+    return calls
+
+
 def visible_declaration(
     document: Document, name: str, at: tree_sitter.Node
 ) -> tree_sitter.Node | None:

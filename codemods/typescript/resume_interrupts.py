@@ -53,15 +53,5 @@ class ResumeInterruptsCommand(ScriptCommand):
         # A bare `resumeInterrupts(...)` the file does not take from `useChat` (a prop):
         # the name is not ours to rename, so only the TODO.
         seen = {finding.offset for finding in self.findings}
-        if bindings.own_function(self.document, OLD):
-            return  # the file's own function of that name, which it calls
-        for name in self.document.occurrences(OLD):
-            outer = name.parent
-            if (
-                name.type == "identifier"
-                and outer is not None
-                and outer.type == "call_expression"
-                and outer.child_by_field_name("function") == name
-                and name.start_byte not in seen
-            ):
-                self.todo(outer, ELSEWHERE)
+        for call in bindings.bare_calls(self.document, OLD, seen):
+            self.todo(call, ELSEWHERE)
