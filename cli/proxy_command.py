@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from replay.proxy.app import ExchangeLog
+    from replay.proxy.recorder import Recovered
     from replay.proxy.server import ProxyServer
     from replay.wire.problems import Problem
 
@@ -74,6 +75,26 @@ def render_exchange(entry: ExchangeLog) -> str:
     if entry.saved is not None:
         line += f" (recorded {visible(str(entry.saved))})"
     return visible_line(line)
+
+
+def recovery_lines(recovered: list[Recovered]) -> list[str]:
+    """What became of each placeholder a killed proxy left, one line each."""
+    lines = []
+    for found in recovered:
+        placeholder = visible(str(found.placeholder))
+        if found.error is not None:
+            lines.append(
+                f"agui proxy: {placeholder} holds what a killed proxy recorded ({found.size}"
+                f" bytes); it stays, hidden: {visible(found.error)}"
+            )
+        elif found.kept is None:
+            lines.append(f"agui proxy: removed {placeholder}, left empty by a killed proxy")
+        else:
+            lines.append(
+                f"agui proxy: kept {visible(str(found.kept))}: the {found.size} bytes a killed"
+                " proxy had recorded (its stream was cut)"
+            )
+    return lines
 
 
 def exchange_record(entry: ExchangeLog) -> dict[str, Any]:
@@ -163,6 +184,7 @@ def run_proxy(
     from cli.serve import _sigterm_as_interrupt
     from replay.proxy.app import ProxyOptions
     from replay.proxy.live_check import LiveChecker
+    from replay.proxy.recorder import recover_killed
     from replay.proxy.server import ProxyServer
     from replay.resume.client import display_url
     from replay.serve.server import parse_address
@@ -242,6 +264,8 @@ def run_proxy(
         say(f"agui proxy: {mode} to {display_url(upstream)}")
         if request.record is not None:
             say(f"agui proxy: recording exchanges in {request.record}")
+            for line in recovery_lines(recover_killed(request.record)):
+                say(line, "yellow")
         say(f"agui proxy: listening on {server.url}  (Ctrl-C to stop)")
         if request.json_output:
             emit({"type": "listening", "url": server.url}, sys.stdout)

@@ -6,8 +6,10 @@ number, whoever the other writer is (a thread, a second `agui proxy`) and whethe
 not the directory can be locked. The exchange's bytes are written into its placeholder
 (see `replay.proxy.recorder`), which stays until they are linked into place under the
 number, so a number that is taken always shows in the directory: as a placeholder or as
-recorded files. A process killed meanwhile leaves its placeholder, hidden, holding what
-had arrived; the number is never given again.
+recorded files. Each placeholder is locked while its writer has it open; a process killed
+meanwhile leaves its placeholder, hidden and unlocked, holding what had arrived, until
+the next proxy recording there finds it (`orphans`) and keeps it under its number
+(`replay.proxy.recorder.recover_killed`).
 
 Numbers continue from one past the highest in the directory. Where the directory can be
 locked (`flock`), the scan and the claim happen under the lock, so the scan sees every
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,7 +120,71 @@ def _claim(directory: Path, number: int) -> Claim | None:
         return None
     except OSError as error:
         raise Unclaimed(number, error) from None
+    _hold(fd)
     return Claim(number, path, fd)
+
+
+def _hold(fd: int) -> None:
+    """Lock a new placeholder for as long as its writer keeps it open (`flock`): the
+    kernel drops the lock when the writer ends, however it ends, which is how `orphans`
+    tells a placeholder whose writer was killed. Where files cannot be locked, nothing
+    is held and `orphans` finds none."""
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (ImportError, OSError):
+        pass
+
+
+_STREAM_CLAIM: Final = re.compile(r"^\.(\d{3,})\.claim$")
+"""A stream's placeholder (a sidecar's, `.NNN.KIND.claim`, only lives while it is written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Orphan:
+    """A stream placeholder no process holds any more: its writer was killed."""
+
+    number: int
+    path: Path
+    fd: int
+    """The placeholder, open and locked by this process; the caller closes it."""
+
+
+def orphans(directory: Path) -> list[Orphan]:
+    """The stream placeholders in `directory` whose writer is gone, each locked here so
+    no other process takes it meanwhile. None where the directory or its files cannot be
+    locked: a live writer's placeholder could not be told from a dead one's."""
+    found: list[Orphan] = []
+    with _locked(directory) as locked:  # no writer is between creating and locking one
+        if not locked:
+            return found
+        import fcntl
+
+        for number, name in _numbered(directory):
+            if not _STREAM_CLAIM.match(name):
+                continue
+            path = directory / name
+            flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+            try:
+                fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+            except OSError:
+                continue  # gone meanwhile (placed, or taken by another proxy), or not ours
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = os.fstat(fd)
+                # still the file at that name (another proxy may have just moved it away)
+                same = os.lstat(path)
+                if not (
+                    stat.S_ISREG(held.st_mode)
+                    and (held.st_dev, held.st_ino) == (same.st_dev, same.st_ino)
+                ):
+                    raise FileNotFoundError(path)
+            except OSError:  # locked: its writer is alive
+                os.close(fd)
+                continue
+            found.append(Orphan(number, path, fd))
+    return found
 
 
 def _carried_elsewhere(claim: Claim) -> bool:

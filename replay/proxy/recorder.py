@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from replay.proxy.headers import redacted
-from replay.proxy.numbering import Numbers, Unclaimed, claim_path
+from replay.proxy.numbering import Numbers, Unclaimed, claim_path, orphans
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 NO_RUN_ID: Final = "no-run-id"
@@ -113,6 +113,10 @@ class RecordedExchange:
         self._failure: str | None = None
         self._claim: Path | None = None
         self._stream: BinaryIO | None = None
+        self._lock = -1
+        """A second descriptor of the placeholder, keeping its lock (`numbering._hold`)
+        after the stream is closed, until the bytes are in place: a proxy starting
+        meanwhile must not take them for a killed proxy's (`recover_killed`)."""
         try:
             claim = recorder.numbers.take()
         except Unclaimed as refused:
@@ -121,6 +125,7 @@ class RecordedExchange:
             return
         self._number(claim.number)
         self._claim = claim.path
+        self._lock = os.dup(claim.fd)
         # Unbuffered: each chunk is on disk (in the page cache) once it has passed, so a
         # proxy killed mid-stream (SIGKILL, no chance to flush) loses none of what the
         # client already got. A chunk is an event or a few: one write each is cheap.
@@ -183,6 +188,7 @@ class RecordedExchange:
             return Saved(None, complete, f"not recorded: {self._failure}")
         self._stream = None
         self._claim = None
+        self._let_go()
         meta: dict[str, Any] = {
             "exchange": self.number,
             "method": method,
@@ -222,13 +228,16 @@ class RecordedExchange:
                     claim = self.recorder.numbers.take()
                 except Unclaimed as refused:
                     raise refused.error from None
-                os.close(claim.fd)
                 try:
                     os.replace(self._claim, claim.path)  # the bytes move to the new number
                 except OSError:
                     with contextlib.suppress(OSError):  # the new number's empty placeholder
                         os.unlink(claim.path)
                     raise
+                finally:
+                    # (closed only now: until the bytes took its name, the new number's
+                    # placeholder had to stay locked, as every placeholder is)
+                    os.close(claim.fd)
                 self._claim = claim.path
                 self._number(claim.number)
                 continue
@@ -259,6 +268,75 @@ class RecordedExchange:
             with contextlib.suppress(OSError):
                 os.unlink(self._claim)
             self._claim = None
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Close the descriptor that keeps the placeholder locked."""
+        if self._lock >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._lock)
+            self._lock = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """A placeholder a killed proxy left behind, and what became of it."""
+
+    placeholder: Path
+    kept: Path | None
+    """Where its bytes are now: None when it held none (it is removed) or when they
+    could not be moved (`error` says why; the placeholder stays)."""
+    size: int
+    error: str | None = None
+
+
+RUN_ID_LOOK: Final = 1 << 16
+"""Bytes of a recovered stream searched for its run id (its first event names it)."""
+
+
+def recover_killed(directory: Path) -> list[Recovered]:
+    """Placeholders left by proxies killed mid-stream (SIGKILL, a crash, the machine
+    going down): each holds what its client had been sent, and is kept as the
+    incomplete recording it is, `NNN-<runId>.partial.sse` under its own number (the run
+    id read from its first event; never over another file), or removed when nothing
+    had reached it. A placeholder a live proxy is writing is never touched: it is
+    locked (`replay.proxy.numbering.orphans`). Its request body is not recovered: it
+    was to be written when the stream ended."""
+    recovered: list[Recovered] = []
+    for orphan in orphans(directory):
+        try:
+            size = os.fstat(orphan.fd).st_size
+            if size == 0:
+                os.unlink(orphan.path)
+                recovered.append(Recovered(orphan.path, None, 0))
+                continue
+            head = os.pread(orphan.fd, RUN_ID_LOOK, 0)
+            stem = file_stem(orphan.number, _first_run_id(head))
+            target = directory / f"{stem}.partial.sse"
+            try:
+                _link(orphan.path, target)
+            except OSError as error:
+                recovered.append(Recovered(orphan.path, None, size, _reason(error, target)))
+            else:
+                recovered.append(Recovered(orphan.path, target, size))
+        except OSError as error:
+            recovered.append(Recovered(orphan.path, None, 0, _reason(error, orphan.path)))
+        finally:
+            os.close(orphan.fd)
+    return recovered
+
+
+def _first_run_id(head: bytes) -> str | None:
+    """The `runId` of the first event in a stream's first bytes, when it names one."""
+    for line in head.split(b"\n"):
+        if line.startswith(b"data:"):
+            try:
+                data = json.loads(line[5:].decode("utf-8", errors="replace"))
+            except (ValueError, RecursionError):
+                return None
+            run_id = data.get("runId") if isinstance(data, dict) else None
+            return run_id if isinstance(run_id, str) else None
+    return None
 
 
 _NO_HARD_LINKS: Final = frozenset(

@@ -21,7 +21,6 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.listening import listening_url
 from tests.resume_http import Route, scripted_server
 
 FIRST = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
@@ -29,6 +28,12 @@ MORE = b'data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}\
 
 
 def start_proxy(upstream: str, record: Path) -> tuple[subprocess.Popen[str], str]:
+    process, url, _ = start_proxy_saying(upstream, record)
+    return process, url
+
+
+def start_proxy_saying(upstream: str, record: Path) -> tuple[subprocess.Popen[str], str, list[str]]:
+    """A recording proxy, its URL and the lines it printed up to where it listens."""
     process = subprocess.Popen(
         [
             sys.executable,
@@ -47,12 +52,15 @@ def start_proxy(upstream: str, record: Path) -> tuple[subprocess.Popen[str], str
         text=True,
     )
     assert process.stderr is not None
-    url = listening_url(process.stderr, 5)
-    if url is not None:
-        return process, url
+    said: list[str] = []
+    for _ in range(8):
+        line = process.stderr.readline()
+        said.append(line)
+        if "listening on " in line:
+            return process, line.split("listening on ", 1)[1].split()[0], said
     process.kill()
     process.communicate()
-    raise AssertionError("the proxy did not start")
+    raise AssertionError(f"the proxy did not start: {said}")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends signals")
@@ -136,3 +144,72 @@ def test_a_json_reader_that_leaves_stops_the_proxy_after_a_whole_exchange(
     assert response.content == b"".join(answer)
     assert process.returncode == 141
     assert "Traceback" not in stderr
+
+
+def stream_until_sent(url: str, received: list[bytes], arrived: threading.Event) -> None:
+    try:
+        with httpx.stream("POST", url + "/chat", json={"runId": "r1"}, timeout=10) as r:
+            for chunk in r.iter_raw():
+                received.append(chunk)
+                arrived.set()
+    except httpx.HTTPError:
+        pass  # the proxy is killed: the stream is cut
+    finally:
+        arrived.set()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends signals")
+def test_the_next_proxy_keeps_what_a_killed_proxy_had_recorded(tmp_path: Path) -> None:
+    # SIGKILL leaves no chance to move the bytes into place: they stayed in the hidden
+    # `.001.claim` for good, found by no `*.sse` glob. The next proxy recording into the
+    # directory now keeps them as the partial recording they are, and says so, while a
+    # live proxy's open placeholder beside it is left alone.
+    record = tmp_path / "rec"
+    endless = Route(body=[FIRST, MORE], trickle=0.05, endless=True)
+    with scripted_server({"/chat": endless}) as upstream:
+        killed, url = start_proxy(upstream.url(""), record)
+        live, live_url = start_proxy(upstream.url(""), record)
+        sent: dict[str, list[bytes]] = {"killed": [], "live": []}
+        readers = []
+        try:
+            for name, where in (("killed", url), ("live", live_url)):
+                arrived = threading.Event()
+                reader = threading.Thread(
+                    target=stream_until_sent, args=(where, sent[name], arrived)
+                )
+                reader.start()
+                readers.append(reader)
+                assert arrived.wait(10)
+            killed.send_signal(signal.SIGKILL)
+            killed.communicate(timeout=15)
+            claims = sorted(path.name for path in record.iterdir())
+            assert claims == [".001.claim", ".002.claim"], claims
+            left = (record / ".001.claim").read_bytes()
+            assert left.startswith(b"".join(sent["killed"]))
+            after, _, said = start_proxy_saying(upstream.url(""), record)
+            after.send_signal(signal.SIGTERM)
+            after.communicate(timeout=15)
+            live.send_signal(signal.SIGTERM)
+            _, live_said = live.communicate(timeout=15)
+        finally:
+            for process in (killed, live):
+                if process.poll() is None:
+                    process.kill()
+                    process.communicate()
+            for reader in readers:
+                reader.join(10)
+    kept = record / "001-r1.partial.sse"
+    assert kept.read_bytes() == left
+    assert (
+        f"agui proxy: kept {kept}: the {len(left)} bytes a killed proxy had recorded (its"
+        " stream was cut)\n"
+    ) in said
+    assert not any("002" in line for line in said)  # the live proxy's is not touched
+    assert "#1 POST /chat runId=r1 -> 200 cut (recorded" in live_said
+    names = sorted(path.name for path in record.iterdir())
+    assert names == [
+        "001-r1.partial.sse",
+        "002-r1.partial.exchange.json",
+        "002-r1.partial.request.json",
+        "002-r1.partial.sse",
+    ], names

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.proxy.recorder import RecordedExchange, Recorder, Saved
+from replay.proxy.recorder import RecordedExchange, Recorder, Saved, recover_killed
 
 ROOT = Path(__file__).resolve().parents[3]
 NOBODY = 65534
@@ -294,6 +294,69 @@ def test_a_killed_recorder_leaves_only_a_hidden_placeholder(tmp_path: Path) -> N
     assert (tmp_path / ".001.claim").read_bytes() == b"killedkilled"
     # what had reached the disk stays where no `*.sse` glob finds it; its number is not reused
     assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
+
+
+def test_a_killed_recorders_placeholder_is_kept_under_its_number(tmp_path: Path) -> None:
+    stream = 'data:{"type":"RUN_STARTED","threadId":"t","runId":"run/7"}'
+    with workers(tmp_path, "a", "b") as (killed, live):
+        assert killed.ask(f"open {stream}") == "1"
+        assert live.ask("open alive") == "2"
+        killed.process.send_signal(signal.SIGKILL)
+        killed.process.wait()
+        (found,) = recover_killed(tmp_path)
+        # the run id of its first event names it; the live one's placeholder stays
+        kept = tmp_path / "001-run_7.partial.sse"
+        assert (found.placeholder, found.kept, found.size) == (
+            tmp_path / ".001.claim",
+            kept,
+            len(stream),
+        )
+        assert kept.read_text() == stream
+        assert sorted(path.name for path in tmp_path.iterdir()) == [
+            ".002.claim",
+            "001-run_7.partial.sse",
+        ]
+        assert live.ask("finish alive") == str(tmp_path / "002-r1.sse")
+    assert recover_killed(tmp_path) == []
+
+
+def test_an_empty_placeholder_of_a_killed_recorder_is_removed(tmp_path: Path) -> None:
+    (tmp_path / ".004.claim").write_bytes(b"")  # nobody holds it: as a killed proxy leaves it
+    (found,) = recover_killed(tmp_path)
+    assert (found.kept, found.size, found.error) == (None, 0, None)
+    assert list(tmp_path.iterdir()) == []  # it carried nothing: its number goes with it
+
+
+def test_a_stream_closed_but_not_yet_in_place_is_not_taken(tmp_path: Path) -> None:
+    # The stream is closed (to see the last write's error) before it is linked into
+    # place; closing it must not unlock the placeholder for a proxy starting meanwhile.
+    exchange = Recorder(tmp_path).open("r1", b"{}")
+    exchange.write(b"data: {}\n\n")
+    stream = exchange._stream
+    assert stream is not None
+    stream.close()
+    assert recover_killed(tmp_path) == []
+    assert finish(exchange).stream == tmp_path / "001-r1.sse"
+
+
+def test_recovery_never_replaces_a_file(tmp_path: Path) -> None:
+    (tmp_path / ".003.claim").write_bytes(b"data: {}\n\n")
+    (tmp_path / "003-no-run-id.partial.sse").write_text("the user's\n")
+    (found,) = recover_killed(tmp_path)
+    assert found.kept is None
+    assert found.error == f"{tmp_path / '003-no-run-id.partial.sse'}: File exists"
+    assert (tmp_path / "003-no-run-id.partial.sse").read_text() == "the user's\n"
+    assert (tmp_path / ".003.claim").read_bytes() == b"data: {}\n\n"
+
+
+def test_without_locks_no_placeholder_is_taken_for_a_killed_ones_placeholder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A live writer's placeholder cannot be told from a dead one's without locks.
+    (tmp_path / ".001.claim").write_bytes(b"data: {}\n\n")
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    assert recover_killed(tmp_path) == []
+    assert (tmp_path / ".001.claim").exists()
 
 
 def finish(exchange: RecordedExchange) -> Saved:
