@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
+from cli.visible_text import visible_line
 from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 
 if TYPE_CHECKING:
@@ -146,8 +147,15 @@ def rich_width() -> int:
 
 
 def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:
-    """Print `agui: message` on stderr and return the `typer.Exit` to raise."""
-    stderr.print(f"agui: {message}", markup=False, soft_wrap=True)
+    """Print `agui: message` on stderr and return the `typer.Exit` to raise.
+
+    The message often quotes what the user did not write (a file name found in a tree, a
+    server's answer): a control character there is shown as an escape, never sent to
+    the terminal, and the line stays one line. A file name's bytes that are not UTF-8
+    are shown as `\\xff`, as they are on disk."""
+    with contextlib.suppress(UnicodeError):  # (a name's undecodable bytes: `\\xff`)
+        message = message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    stderr.print(f"agui: {visible_line(message)}", markup=False, soft_wrap=True)
     return typer.Exit(int(code))
 
 
