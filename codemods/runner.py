@@ -422,21 +422,36 @@ def _syntax_error(source: bytes, line: int, column: int) -> tuple[str, int, int]
 
     LibCST's own message lists every token its grammar expected ("expected one of !=,
     %, &, ...") which tells a user nothing; CPython's parser names the problem ("'('
-    was never closed") and where it is.
+    was never closed") and where it is. It is handed the decoded text, not the bytes:
+    of bytes, most of its offsets count UTF-8 bytes, of text characters, as its own
+    caret display, editors and every other location agui prints do.
     """
     detail = ""
+    encoding = _encoding(source)
     try:
-        ast.parse(source)
+        text = source.decode(encoding).removeprefix("\ufeff")  # the BOM is no column
+    except (UnicodeError, LookupError):  # LibCST decoded it: not expected; count bytes then
+        text = None
+    try:
+        ast.parse(source if text is None else text)
     except SyntaxError as error:
         if error.msg:
             detail = f": {error.msg}"
         if error.lineno:
             line, column = error.lineno, error.offset or 1
         elif b"\0" in source:  # Python names no position for a NUL byte
-            line, column = _location(source, source.index(b"\0"), "latin-1")
+            line, column = _location(source, source.index(b"\0"), encoding)
     except (ValueError, RecursionError, MemoryError):
         pass
     return f"syntax error at line {line}, column {column}{detail}", line, column
+
+
+def _encoding(source: bytes) -> str:
+    """The encoding Python reads `source` in (its cookie or BOM, else UTF-8)."""
+    try:
+        return tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+    except SyntaxError:  # an unknown cookie, or a first line that is not UTF-8
+        return "utf-8"
 
 
 def _round_trip(

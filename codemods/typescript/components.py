@@ -206,14 +206,19 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             position = text_from = body_start
             if markable:
                 tags.append((match.start(), body_start))
-            if closed or name in VOID:
+            # At a Vue file's top level every block but an HTML `<template>` is raw text,
+            # a void element's too: `<br>` hides what follows up to a `</br>`, or to the
+            # end of the file (a custom block to @vue/compiler-sfc, which says nothing).
+            vue_top = top and not svelte
+            if closed or (name in VOID and not vue_top):
                 continue
-            # At a Vue file's top level every block but an HTML `<template>` is raw text.
-            if name in raw_text or (top and not svelte and not _is_template(name, attributes)):
+            if name in raw_text or (vue_top and not _is_template(name, attributes)):
                 closing = _svelte_closing(name, top) if svelte else _vue_closing(name)
                 close = None if name in never else closing.search(source, body_start)
                 if close is None and name in RAW_TEXT:
                     raise UnclosedBlock(name.decode("utf-8", "replace"), match.start())
+                if close is None and name in VOID:
+                    break
                 if close is None:  # an unclosed custom block (`<docs>`): read on, leniently
                     never.add(name)
                     continue
@@ -263,8 +268,9 @@ def _name(name: bytes, svelte: bool) -> bytes:
 
 
 def _vue_closing(name: bytes) -> re.Pattern[bytes]:
-    """What ends a Vue raw-text block: its closing tag, in any case."""
-    return re.compile(rb"</" + re.escape(name) + rb"(?=[\s/>])", re.IGNORECASE)
+    """What ends a Vue raw-text block: its closing tag's name, in any case, then `>` or
+    HTML whitespace; Vue's tokenizer reads on past `</script/>` (or a vertical tab)."""
+    return re.compile(rb"</" + re.escape(name) + rb"(?=[\t\n\f\r >])", re.IGNORECASE)
 
 
 def _svelte_closing(name: bytes, top: bool) -> re.Pattern[bytes]:

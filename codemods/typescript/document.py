@@ -3,7 +3,9 @@
 tree-sitter reports exact byte offsets into the bytes it was given, so a rewrite is a
 list of `Edit`s applied to those bytes and every byte outside them stays as it was
 (CRLF, odd spacing, comments). The BOM is kept out of the parse and put back by the
-engine.
+engine. The grammars are handed a view of the bytes in which each lone CR reads as LF
+(JavaScript's line break, whitespace to tree-sitter); offsets are the same in both, and
+edits and output keep the file's own bytes and line ends.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ TYPE_WRAPPERS = frozenset(
 )
 # Line ends as JavaScript, editors and `codemods.outline.NEWLINE` count them.
 _NEWLINE = re.compile(rb"\r\n|\r|\n")
+# A carriage return alone (old Mac line ends): a LineTerminator to ECMAScript, but mere
+# whitespace to the tree-sitter grammars, so `// note\r` would swallow the rest of a
+# CR-only file.
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
@@ -60,6 +66,13 @@ class Edit:
     start: int
     end: int
     text: bytes
+
+
+def parser_view(source: bytes) -> bytes:
+    """`source` with each lone CR read as LF: what the grammars parse, and where line
+    starts are searched. Same length, so every byte offset into it is one into `source`,
+    whose own bytes (and line ends) are what edits and output keep."""
+    return _LONE_CR.sub(b"\n", source)
 
 
 def line_starts(source: bytes, first: int = 0) -> list[int]:
@@ -106,10 +119,15 @@ class Document:
 
     def __init__(self, body: bytes, grammar: str) -> None:
         self.source = body
-        self.tree = _parser(grammar).parse(body)
+        # Every line of the view ends with an LF, at the offsets of `body`'s line ends.
+        self.view = parser_view(body)
+        self.tree = _parser(grammar).parse(self.view)
         self.root = self.tree.root_node
         first = body.find(b"\n")
-        self.newline = b"\r\n" if first > 0 and body[first - 1 : first] == b"\r" else b"\n"
+        if first < 0 and b"\r" in body:  # CR-only: a marker line ends as the file's do
+            self.newline = b"\r"
+        else:
+            self.newline = b"\r\n" if first > 0 and body[first - 1 : first] == b"\r" else b"\n"
         self._line_starts: list[int] | None = None
 
     # -- text -------------------------------------------------------------------------
@@ -221,7 +239,7 @@ class Document:
         the whitespace lines around it.
         """
         statement = self.statement_of(node)
-        line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
+        line_start = self.view.rfind(b"\n", 0, statement.start_byte) + 1
         # A statement that starts mid-line (`onClick={() => { … }}` inside JSX, say) gets
         # the marker above the statement around it: a line inserted there could land in
         # JSX children, where it would render as text.
@@ -238,13 +256,13 @@ class Document:
             # A `case` line is a line of its own: the marker goes right above it.
             cases = ("switch_case", "switch_default")
             statement = parent if parent.type in cases else self.statement_of(parent)
-            line_start = self.source.rfind(b"\n", 0, statement.start_byte) + 1
+            line_start = self.view.rfind(b"\n", 0, statement.start_byte) + 1
         line = self.source[line_start : statement.start_byte]
         indent = line[: len(line) - len(line.lstrip(b" \t"))]
         wanted = self.encode(comment)
         end = line_start
         while end > 0:  # the comment lines directly above
-            start = self.source.rfind(b"\n", 0, end - 1) + 1
+            start = self.view.rfind(b"\n", 0, end - 1) + 1
             above = self.source[start:end].strip()
             if not above.startswith(b"//"):
                 break
@@ -274,7 +292,7 @@ class Document:
         return None
 
     def _before_on_line(self, node: tree_sitter.Node) -> bytes:
-        return self.source[self.source.rfind(b"\n", 0, node.start_byte) + 1 : node.start_byte]
+        return self.source[self.view.rfind(b"\n", 0, node.start_byte) + 1 : node.start_byte]
 
     def _jsx_marker_edit(self, child: tree_sitter.Node, comment: str) -> Edit | None:
         """`comment` (a JSX comment) on its own line above `child`, unless the JSX comment
@@ -284,7 +302,7 @@ class Document:
         wanted = self.encode(comment)
         end = line_start
         while end > 0:  # the JSX comment lines directly above
-            start = self.source.rfind(b"\n", 0, end - 1) + 1
+            start = self.view.rfind(b"\n", 0, end - 1) + 1
             above = self.source[start:end].strip()
             if not (above.startswith(b"{/*") and above.endswith(b"*/}")):
                 break

@@ -524,9 +524,20 @@ TAGS = st.sampled_from(
 )
 
 
+# At a Vue file's top level a void element's text runs to its closing tag (or the end
+# of the file), as for any custom block: there the pieces close it.
+VUE_TOP_LEVEL_CLOSINGS = {"<br>": "</br>", "<input title='</script>'>": "</input>"}
+
+
 def markup(pieces: list[str], svelte: bool) -> str:
     """The pieces of one stretch of markup, Svelte's own left out of a Vue file."""
-    return "".join(piece for piece in pieces if svelte or piece not in SVELTE_PIECES)
+    if svelte:
+        return "".join(pieces)
+    return "".join(
+        piece + VUE_TOP_LEVEL_CLOSINGS.get(piece, "")
+        for piece in pieces
+        if piece not in SVELTE_PIECES
+    )
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,0 +1,137 @@
+"""agui finds a Vue component's top-level `<script>` blocks where the real
+`@vue/compiler-sfc` 3.5.45 does, on random compositions of top-level pieces.
+
+The pieces are what moves a block boundary: templates, custom blocks, comments, void
+elements (`<br>`, `<img src=x>`: at the top level Vue reads what follows as their raw
+text, up to a `</br>` or the end of the file), closing tags Vue does and does not
+accept (`</br >`, `</br/>`), and text. Files the compiler reports errors for (other
+than "no block at all") are left out: there agui reads on leniently by design.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codemods.typescript.components import scan
+from tests.interop.harness import InteropUnavailable, NodeTools, ensure_project
+
+VUE_DIR = Path(__file__).resolve().parent / "vue"
+ORACLE = VUE_DIR / "sfc_blocks.cjs"
+# The one error the compiler reports for a file without blocks, which agui agrees with.
+NO_BLOCK = "At least one <template> or <script> is required"
+
+PIECES = (
+    "<template>\n  <p>{{ a }}</p>\n</template>\n",
+    "<template><br><img src=x></template>",
+    "<script>a()</script>\n",
+    '<script setup lang="ts">\nconst b = 1\n</script>\n',
+    "<script>x = '</br>'</script>",
+    "<style>p { color: red }</style>\n",
+    "<docs>text</docs>\n",
+    "<br>",
+    "<br>\n",
+    "<br/>",
+    "<br />",
+    "<BR>",
+    "<img src=x>",
+    '<img src="a.png" alt="</br>">',
+    "<hr>",
+    "<input type=text>",
+    "<wbr>",
+    "</br>",
+    "</br >",
+    "</br\n>",
+    "</BR>",
+    "</br/>",
+    "</img>",
+    "</hr >",
+    "</input>",
+    "</wbr>",
+    "<!-- c -->",
+    "<!-- </br> -->",
+    "text ",
+    "\n",
+)
+
+
+@pytest.fixture(scope="module")
+def vue_project(interop_node: NodeTools) -> Path:
+    """tests/interop/vue with @vue/compiler-sfc installed from its lockfile (cached)."""
+    try:
+        return ensure_project(VUE_DIR, interop_node)
+    except InteropUnavailable as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"interop: {exc} (CI=true, so this is a failure, not a skip)")
+        pytest.skip(f"interop: {exc}")
+
+
+def compiler_blocks(
+    node: NodeTools, project: Path, sources: list[str]
+) -> list[tuple[list[tuple[int, int]], list[str]]]:
+    """Each source's script body ranges and error messages, as the compiler gives them."""
+    done = subprocess.run(
+        [node.node, str(ORACLE)],
+        input=json.dumps(sources),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+        check=True,
+    )
+    return [
+        ([(start, end) for start, end in entry["blocks"]], entry["errors"])
+        for entry in json.loads(done.stdout)
+    ]
+
+
+def agui_blocks(source: str) -> list[tuple[int, int]]:
+    return [(block.start, block.end) for block in scan(source.encode()).blocks]
+
+
+@pytest.mark.parametrize(
+    ("source", "bodies"),
+    [
+        ("<br>\n<script>a()</script>\n", []),
+        ("<img src=x>\n<script setup>a()</script>\n", []),
+        ("<script>a()</script>\n<br>\n<script setup>b()</script>\n", ["a()"]),
+        ("<br>\n<script>a()</script></br >\n<script setup>b()</script>\n", ["b()"]),
+        ("<br/>\n<script>a()</script>\n", ["a()"]),
+        ("<template><br></template>\n<script>a()</script>\n", ["a()"]),
+        ("<template><p/></template>\n<br>\n<script>a()</script>\n", []),
+        ("<br>x</br/><script>a()</script>", []),
+        ("<script>a()</script/>b()</script>", ["a()</script/>b()"]),
+    ],
+)
+def test_void_elements_at_the_top_level_as_the_compiler_reads_them(
+    interop_node: NodeTools, vue_project: Path, source: str, bodies: list[str]
+) -> None:
+    [(blocks, _)] = compiler_blocks(interop_node, vue_project, [source])
+    assert [source[start:end] for start, end in blocks] == bodies
+    assert agui_blocks(source) == blocks
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=8).map("".join), min_size=40))
+def test_random_components_have_their_scripts_where_the_compiler_finds_them(
+    interop_node: NodeTools, vue_project: Path, sources: list[str]
+) -> None:
+    compared = 0
+    for source, (blocks, errors) in zip(
+        sources, compiler_blocks(interop_node, vue_project, sources), strict=True
+    ):
+        if any(not error.startswith(NO_BLOCK) for error in errors):
+            continue  # Vue refuses the file; agui's reading of it is its own
+        compared += 1
+        assert agui_blocks(source) == blocks, source
+    assert compared > len(sources) // 4  # most files are ones Vue accepts
