@@ -499,3 +499,37 @@ def test_a_legacy_server_that_pauses_again_is_named_with_the_bridge(
         " `agui proxy --native --upstream URL` instead\n"
     ) in result.stderr
     assert result.stdout.startswith("== ")
+
+
+def test_an_edit_of_a_pause_translated_without_tools_reaches_the_server(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    """Translated without --tools, the approval carries no responseSchema: agui cannot
+    know the tool's input schema, and the real server (which has it) runs the edit."""
+    legacy = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
+    paused = tmp_path / "paused.sse"
+    translated = runner.invoke(
+        app,
+        [
+            "translate",
+            str(legacy / "tool-approval.approve.run1.sse"),
+            "--request",
+            str(legacy / "tool-approval.approve.request.json"),
+            "-o",
+            str(paused),
+        ],
+    )
+    assert translated.exit_code == 0, translated.stderr
+    result = agui(
+        "--from",
+        str(paused),
+        "--edit",
+        'transfer={"amount":7,"recipient":"Bo"}',
+        "--url",
+        native_server.url("tool-approval"),
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    results = [e["content"] for e in events if e["type"] == "TOOL_CALL_RESULT"]
+    assert results == ['{"receiptId":"rcpt_Bo_7"}']
