@@ -117,4 +117,27 @@ def _zod_issues(error: Any) -> list[tuple[tuple[str | int, ...], str]]:
     if error.validator == "enum":
         options = "|".join(canonical_json(option) for option in error.validator_value)
         return [(path, f"Invalid option: expected one of {options}")]
+    if error.validator in ("anyOf", "oneOf") and isinstance(error.validator_value, list):
+        return _union_issues(error, path)
     return [(path, str(error.message))]
+
+
+def _union_issues(
+    error: Any, path: tuple[str | int, ...]
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """zod's words for a union: `.nullable()` (exported as `anyOf [X, {type: null}]`) is no
+    union in zod, which reports what X found; any other union is just `Invalid input`."""
+    branches = error.validator_value
+    if len(branches) == 2 and error.instance is not None:
+        nulls = [i for i, branch in enumerate(branches) if branch == {"type": "null"}]
+        if len(nulls) == 1:
+            inner = 1 - nulls[0]
+            found = [
+                issue
+                for sub in error.context
+                if sub.relative_schema_path and sub.relative_schema_path[0] == inner
+                for issue in _zod_issues(sub)
+            ]
+            if found:
+                return found
+    return [(path, "Invalid input")]

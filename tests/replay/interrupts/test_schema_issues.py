@@ -80,3 +80,29 @@ def test_a_draft07_tuple_without_its_schema_keyword_is_read_as_draft07() -> None
         (("pair", 1), "Invalid input: expected string, received number")
     ]
     assert schema_errors(schema, {"pair": [True, "a", "b"]}) != []
+
+
+def test_unions_use_zods_words_and_a_nullable_reports_its_inner_schema() -> None:
+    """zod 4's own words for these (z.union → `Invalid input`; .nullable() is no union)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "pair": {"anyOf": [{"type": "array", "items": {"type": "number"}}, {"type": "null"}]},
+            "window": {
+                "anyOf": [
+                    {"type": "string", "const": "now"},
+                    {
+                        "type": "object",
+                        "properties": {"at": {"type": "string"}},
+                        "required": ["at"],
+                    },
+                ]
+            },
+        },
+        "required": ["pair", "window"],
+    }
+    assert schema_errors(schema, {"pair": None, "window": "now"}) == []
+    assert schema_errors(schema, {"pair": [1, "b"], "window": {"at": 5}}) == [
+        (("pair", 1), "Invalid input: expected number, received string"),
+        (("window",), "Invalid input"),
+    ]
