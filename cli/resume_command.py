@@ -294,6 +294,16 @@ def _outcome(options: ResumeOptions, ctx: ResumeContext, sent: Any) -> ExitCode:
     if sent.verdict is Verdict.INVALID:
         detail = str(sent.errors[0]) if sent.errors else "the stream ended before RUN_FINISHED"
         say(f"the response stream is invalid: {detail}")
+        from cli.serve import LEGACY_RULE
+
+        if any(error.rule == LEGACY_RULE for error in sent.errors):
+            # A legacy server ignores `resume` and pauses again: translating its answer
+            # would not help, the continuation has to reach it in the legacy shape.
+            say(
+                "  the server paused again with legacy approval events: a legacy TanStack"
+                " server (@tanstack/ai <= 0.42.0) ignores `resume`; post the continuation"
+                " through `agui proxy --native --upstream URL` instead"
+            )
         return ExitCode.FINDINGS
     if sent.verdict is Verdict.PAUSED:
         whole = sent.recorded is not None and sent.partial is None

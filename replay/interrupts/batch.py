@@ -331,6 +331,10 @@ def _check_approval(
         ]
     branches = approval_branches(record.descriptor)
     branch = branches.get(approved)
+    # Without a responseSchema (a legacy pause translated without --tools, an item of
+    # another producer) the tool's schemas are unknown here; the server judges edits and
+    # payloads by its own tool, so agui cannot say they are not allowed.
+    schemas_known = bool(branches)
     errors: list[InterruptError] = []
     if client_rules and envelope is not None:
         allowed = {"approved", "payload"} | ({"editedArgs"} if approved else set())
@@ -345,14 +349,14 @@ def _check_approval(
             )
     if approved and envelope is not None and "editedArgs" in envelope:
         input_schema = branch_schema(branch, "editedArgs")
-        if input_schema is None:
+        if input_schema is None and schemas_known:
             errors.append(
                 item(
                     "invalid-edited-args",
                     f"Approval {interrupt_id} cannot edit arguments without an input schema.",
                 )
             )
-        else:
+        elif input_schema is not None:
             errors.extend(
                 item(
                     "invalid-edited-args",
@@ -380,7 +384,7 @@ def _check_approval(
                 )
                 for path, message in schema_errors(payload_schema, envelope["payload"])
             )
-    elif client_rules and envelope is not None and "payload" in envelope:
+    elif client_rules and schemas_known and envelope is not None and "payload" in envelope:
         errors.append(
             item(
                 "invalid-payload",

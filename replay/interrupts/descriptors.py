@@ -11,8 +11,8 @@ file (`agui translate --tools FILE`). Which JSON each hash covers differs (§3.4
 * A raw JSON Schema tool schema is used verbatim everywhere.
 
 So the tools file holds each schema in the form TanStack hashes: for a zod schema the
-draft-2020-12 export with its `$schema` (`z.toJSONSchema(schema)`), for a raw JSON
-Schema the object as written in the tool definition. agui derives the draft-07 form.
+draft-2020-12 export of its input side with its `$schema` (`ZOD_EXPORT`), for a raw
+JSON Schema the object as written in the tool definition. agui derives the draft-07 form.
 """
 
 from __future__ import annotations
@@ -28,6 +28,13 @@ from replay.wire.canonical import digest, hash_schema_input, unencodable_at
 from replay.wire.errors import AguiError
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+ZOD_EXPORT = "z.toJSONSchema(schema, { io: 'input' })"
+"""The zod 4 call that writes a tool schema as TanStack hashes it (`~standard.jsonSchema.input`).
+
+zod's default side, `io: 'output'`, adds `additionalProperties: false` to every object,
+so its hashes and response schemas differ from the server's and the client's.
+"""
 
 APPROVAL_REASON = "tool_call"
 CLIENT_TOOL_REASON = "tanstack:client_tool_execution"
@@ -186,7 +193,7 @@ def _schema(value: Any, where: str) -> ToolSchema:
     if isinstance(declared, str) and "draft-07" in declared:
         raise InvalidTools(
             f"{where}: a draft-07 export cannot be hashed; export zod schemas with"
-            " `z.toJSONSchema(schema)` (draft-2020-12, keeps `$schema`)"
+            f" `{ZOD_EXPORT}` (draft-2020-12, keeps `$schema`)"
         )
     return ToolSchema(value, SchemaSource.RAW)
 

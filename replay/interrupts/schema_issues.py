@@ -28,6 +28,11 @@ def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], 
     validator_class = jsonschema.validators.validator_for(
         schema, default=jsonschema.Draft202012Validator
     )
+    if "$schema" not in schema and _draft07_only(schema):
+        # TanStack sends a client tool's (and a generic item's) responseSchema as zod's
+        # draft-07 export with `$schema` removed: a tuple there (`items: [...]`) is no
+        # draft-2020-12 schema, and read as one every answer would be refused.
+        validator_class = jsonschema.Draft7Validator
     try:
         # A recorded schema is untrusted: prove it a schema before applying it, since
         # jsonschema applies a malformed keyword (`"type": 5`) by raising TypeError.
@@ -51,6 +56,20 @@ def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], 
         return order.index(head) if head in order else len(order)
 
     return sorted(issues, key=position)
+
+
+def _draft07_only(schema: dict[str, Any]) -> bool:
+    """Whether `schema` is a draft-07 schema but no draft-2020-12 one."""
+    import jsonschema
+
+    def valid(validator_class: Any) -> bool:
+        try:
+            validator_class.check_schema(schema)
+        except (jsonschema.exceptions.SchemaError, TypeError, ValueError, RecursionError):
+            return False
+        return True
+
+    return not valid(jsonschema.Draft202012Validator) and valid(jsonschema.Draft7Validator)
 
 
 _JS_TYPES = {"integer": "int"}
@@ -98,4 +117,27 @@ def _zod_issues(error: Any) -> list[tuple[tuple[str | int, ...], str]]:
     if error.validator == "enum":
         options = "|".join(canonical_json(option) for option in error.validator_value)
         return [(path, f"Invalid option: expected one of {options}")]
+    if error.validator in ("anyOf", "oneOf") and isinstance(error.validator_value, list):
+        return _union_issues(error, path)
     return [(path, str(error.message))]
+
+
+def _union_issues(
+    error: Any, path: tuple[str | int, ...]
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """zod's words for a union: `.nullable()` (exported as `anyOf [X, {type: null}]`) is no
+    union in zod, which reports what X found; any other union is just `Invalid input`."""
+    branches = error.validator_value
+    if len(branches) == 2 and error.instance is not None:
+        nulls = [i for i, branch in enumerate(branches) if branch == {"type": "null"}]
+        if len(nulls) == 1:
+            inner = 1 - nulls[0]
+            found = [
+                issue
+                for sub in error.context
+                if sub.relative_schema_path and sub.relative_schema_path[0] == inner
+                for issue in _zod_issues(sub)
+            ]
+            if found:
+                return found
+    return [(path, "Invalid input")]

@@ -4,7 +4,9 @@ The builder is incremental: it holds only the run being read, hands each finishe
 `RunTranscript` back as soon as the next one starts, and reports lifecycle findings
 (ids never started, events after the terminal, a second terminal) as it goes. It knows
 TanStack's quirks: a continuation's `TOOL_CALL_RESULT`s arrive before its
-`RUN_STARTED`, and legacy `CUSTOM` approval events follow the legacy `RUN_FINISHED`.
+`RUN_STARTED` (and a 0.42.0 follow-up streams the approved call of its request's
+history again before it), and legacy `CUSTOM` approval events follow the legacy
+`RUN_FINISHED`.
 One message's or tool call's events are folded by `replay.runs.streams`.
 
 Kept whole (about 450 lines): the builder is one state machine over one open run.
@@ -36,6 +38,9 @@ TERMINAL_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
 PRE_START_TYPES = frozenset({"TOOL_CALL_RESULT"})
 """Events TanStack legitimately sends before a continuation's `RUN_STARTED`."""
 _MAY_PRECEDE_START = PRE_START_TYPES | TERMINAL_TYPES | {"RUN_STARTED"}
+REPLAYED_CALL_TYPES = frozenset({"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"})
+"""What `@tanstack/ai` 0.42.0 sends before a follow-up's `RUN_STARTED` for each approved
+call it then executes: that call of the request's history, streamed again."""
 
 
 class Outcome(StrEnum):
@@ -234,6 +239,24 @@ class _OpenRun:
     legacy: list[RecordedEvent] = field(default_factory=list)
     event_count: int = 0
     reported_unstarted: bool = False
+
+
+def _replays_history_call(request: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> bool:
+    """A 0.42.0 follow-up's replay of an approved call: a tool call event, before the run
+    starts, naming a tool call the request's history already holds."""
+    if kind not in REPLAYED_CALL_TYPES or request is None:
+        return False
+    call_id = text_value(data.get("toolCallId"))
+    messages = request.get("messages")
+    if call_id is None or not isinstance(messages, list):
+        return False
+    for message in messages:
+        calls = message.get("toolCalls") if isinstance(message, dict) else None
+        if isinstance(calls, list) and any(
+            isinstance(call, dict) and call.get("id") == call_id for call in calls
+        ):
+            return True
+    return False
 
 
 class TranscriptBuilder:
@@ -458,7 +481,12 @@ class TranscriptBuilder:
                 run.snapshot = tuple(m for m in messages if isinstance(m, dict))
         elif kind == "STATE_SNAPSHOT":
             run.state = data.get("snapshot")
-        if not run.started and not run.reported_unstarted and kind not in _MAY_PRECEDE_START:
+        if (
+            not run.started
+            and not run.reported_unstarted
+            and kind not in _MAY_PRECEDE_START
+            and not _replays_history_call(run.request, kind, data)
+        ):
             run.reported_unstarted = True
             problems.append(
                 Problem(

@@ -489,3 +489,49 @@ def test_an_event_without_a_string_type_is_named_as_such(tmp_path: Path) -> None
     assert result.exit_code == 1
     assert "event 0: error: an event without a type before any RUN_STARTED" in result.output
     assert ":  before" not in result.output
+
+
+def _legacy_follow_up(history_call: str, *, with_request: bool = True) -> Files:
+    """A 0.42.0 follow-up: the approved call streamed again, its result, then the run."""
+    result = {"type": "TOOL_CALL_RESULT", "messageId": "m0", "toolCallId": "c1", "content": "{}"}
+    files: Files = {"run.sse": sse(TC_START, TC_ARGS, TC_END, result, RS, RF)}
+    if with_request:
+        files["run.request.json"] = {
+            "threadId": "t1",
+            "runId": "r1",
+            "messages": [
+                {"id": "u1", "role": "user", "content": "go"},
+                {
+                    "id": "a1",
+                    "role": "assistant",
+                    "content": "",
+                    "toolCalls": [
+                        {
+                            "id": history_call,
+                            "type": "function",
+                            "function": {"name": "pick", "arguments": "{}"},
+                        }
+                    ],
+                },
+            ],
+            "tools": [],
+            "context": [],
+        }
+    return files
+
+
+def test_a_legacy_follow_up_streaming_the_approved_call_first_is_clean(tmp_path: Path) -> None:
+    """@tanstack/ai 0.42.0 streams the approved call of the request's history again
+    before the follow-up's RUN_STARTED; it is the server's own order, not a finding."""
+    assert rules_found(tmp_path, _legacy_follow_up("c1")) == set()
+
+
+@pytest.mark.parametrize(
+    "files",
+    [_legacy_follow_up("c9"), _legacy_follow_up("c1", with_request=False)],
+    ids=["call-not-in-history", "no-request"],
+)
+def test_a_call_the_history_does_not_hold_still_needs_run_started(
+    files: Files, tmp_path: Path
+) -> None:
+    assert rules_found(tmp_path, files) == {"missing-run-started"}

@@ -476,3 +476,60 @@ def test_a_continuation_the_server_refused_leaves_the_run_to_answer(
     assert retried.exit_code == 0, retried.stderr
     assert '"content":"{\\"receiptId\\":\\"rcpt_Ada_42\\"}"' in retried.stdout
     assert len(native_server.requests(thread)) == 3
+
+
+def test_a_legacy_server_that_pauses_again_is_named_with_the_bridge(
+    legacy_server: NodeServer,
+) -> None:
+    """The real 0.42.0 server ignores `resume` and streams the legacy approval again:
+    agui says so and names the bridge, not `agui translate` (which cannot help here)."""
+    result = agui(
+        "--from",
+        str(NATIVE / "tool-approval.approve.run1.sse"),
+        "--approve",
+        "transfer",
+        "--url",
+        legacy_server.url("tool-approval"),
+    )
+    assert result.exit_code == 1, result.stderr
+    assert "legacy approval event 'approval-requested'" in result.stderr
+    assert (
+        "agui:   the server paused again with legacy approval events: a legacy TanStack"
+        " server (@tanstack/ai <= 0.42.0) ignores `resume`; post the continuation through"
+        " `agui proxy --native --upstream URL` instead\n"
+    ) in result.stderr
+    assert result.stdout.startswith("== ")
+
+
+def test_an_edit_of_a_pause_translated_without_tools_reaches_the_server(
+    tmp_path: Path, native_server: NodeServer
+) -> None:
+    """Translated without --tools, the approval carries no responseSchema: agui cannot
+    know the tool's input schema, and the real server (which has it) runs the edit."""
+    legacy = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
+    paused = tmp_path / "paused.sse"
+    translated = runner.invoke(
+        app,
+        [
+            "translate",
+            str(legacy / "tool-approval.approve.run1.sse"),
+            "--request",
+            str(legacy / "tool-approval.approve.request.json"),
+            "-o",
+            str(paused),
+        ],
+    )
+    assert translated.exit_code == 0, translated.stderr
+    result = agui(
+        "--from",
+        str(paused),
+        "--edit",
+        'transfer={"amount":7,"recipient":"Bo"}',
+        "--url",
+        native_server.url("tool-approval"),
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    results = [e["content"] for e in events if e["type"] == "TOOL_CALL_RESULT"]
+    assert results == ['{"receiptId":"rcpt_Bo_7"}']

@@ -231,3 +231,41 @@ def test_a_binding_for_another_run_is_stale() -> None:
         pending, approve(True), thread_id=thread_id, interrupted_run_id="other", now=NOW
     )
     assert errors[0].code == "stale"
+
+
+def _without_schemas(descriptor: dict[str, Any]) -> dict[str, Any]:
+    """The approval as `agui translate` writes it without --tools: no responseSchema."""
+    bare = copy.deepcopy(descriptor)
+    bare.pop("responseSchema")
+    bare["metadata"].pop("tanstack:interruptBinding")
+    return bare
+
+
+@pytest.mark.parametrize(
+    ("payload", "refused_with_the_schema"),
+    [
+        ({"approved": True, "editedArgs": {"amount": 7, "recipient": "Bo"}}, False),
+        ({"approved": True, "editedArgs": {"amount": "x", "recipient": "Bo"}}, True),
+        ({"approved": True, "payload": {"note": "ok"}}, True),
+    ],
+    ids=["edited-args", "edited-args-the-schema-refuses", "payload"],
+)
+def test_an_approval_without_a_response_schema_leaves_edits_and_payloads_to_the_server(
+    payload: dict[str, Any], refused_with_the_schema: bool
+) -> None:
+    """Its tool's schemas are unknown here; the server judges them by its own tool (and
+    runs an edit), so neither the server's rules nor the client's refuse them."""
+    pending, thread_id, run_id = pending_of("tool-approval.approve.run1.sse")
+    bare = [_without_schemas(descriptor) for descriptor in pending]
+    for client_rules in (False, True):
+        errors = validate_batch(
+            bare,
+            approve(payload),
+            thread_id=thread_id,
+            interrupted_run_id=run_id,
+            now=NOW,
+            client_rules=client_rules,
+        )
+        assert errors == []
+    known = errors_for("tool-approval.approve.run1.sse", approve(payload), client_rules=True)
+    assert bool(known) is refused_with_the_schema

@@ -178,6 +178,11 @@ def test_descriptors_equal_the_real_servers_byte_for_byte(name: str) -> None:
             [{"name": "a", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}}],
             "draft-07 export cannot be hashed",
         ),
+        (
+            # TanStack hashes the input side; zod's default export is the output side.
+            [{"name": "a", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}}],
+            r"export zod schemas with `z\.toJSONSchema\(schema, \{ io: 'input' \}\)`",
+        ),
     ],
 )
 def test_bad_tool_documents_are_rejected(document: Any, message: str) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.interrupts.schema_issues import schema_errors
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 TRANSFER = {
     "type": "object",
@@ -63,3 +67,42 @@ def test_any_recorded_schema_gives_issues_never_an_exception(schema: Any, value:
     for path, message in schema_errors(schema, value):
         assert isinstance(path, tuple)
         assert isinstance(message, str)
+
+
+def test_a_draft07_tuple_without_its_schema_keyword_is_read_as_draft07() -> None:
+    """A client tool's responseSchema is zod's draft-07 export without `$schema`; its
+    tuples (`items: [...]`) are no draft-2020-12 schema, yet the server accepts answers."""
+    cases = json.loads((FIXTURES / "zod-draft-exports.json").read_text("utf-8"))["cases"]
+    exported = next(case["draft_07"] for case in cases if case["name"] == "nestedTuple")
+    schema = {key: value for key, value in exported.items() if key != "$schema"}
+    assert schema_errors(schema, {"pair": [True, "a"]}) == []
+    assert schema_errors(schema, {"pair": [True, 1]}) == [
+        (("pair", 1), "Invalid input: expected string, received number")
+    ]
+    assert schema_errors(schema, {"pair": [True, "a", "b"]}) != []
+
+
+def test_unions_use_zods_words_and_a_nullable_reports_its_inner_schema() -> None:
+    """zod 4's own words for these (z.union → `Invalid input`; .nullable() is no union)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "pair": {"anyOf": [{"type": "array", "items": {"type": "number"}}, {"type": "null"}]},
+            "window": {
+                "anyOf": [
+                    {"type": "string", "const": "now"},
+                    {
+                        "type": "object",
+                        "properties": {"at": {"type": "string"}},
+                        "required": ["at"],
+                    },
+                ]
+            },
+        },
+        "required": ["pair", "window"],
+    }
+    assert schema_errors(schema, {"pair": None, "window": "now"}) == []
+    assert schema_errors(schema, {"pair": [1, "b"], "window": {"at": 5}}) == [
+        (("pair", 1), "Invalid input: expected number, received string"),
+        (("window",), "Invalid input"),
+    ]
