@@ -120,7 +120,9 @@ class Prompter:
         branches = approval_branches(descriptor)
         choices = {"a": "approve", "r": "reject"}
         input_schema = branch_schema(branches.get(True), "editedArgs")
-        if input_schema is not None:
+        # Without decision branches (a legacy pause translated without --tools) the tool's
+        # schemas are unknown: the server judges the edit, as `--edit` lets it.
+        if input_schema is not None or not branches:
             choices["e"] = "edit"
         choices["c"] = "cancel"
         # the question names only what can be typed, in the order of the keys

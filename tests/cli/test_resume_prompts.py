@@ -95,13 +95,26 @@ def test_the_question_offers_only_what_can_be_typed() -> None:
         asked.append(question)
         return "a"
 
-    no_edit = {**APPROVAL, "responseSchema": {"type": "object"}}
+    approve_only = {"type": "object", "properties": {"approved": {"const": True}}}
+    reject_only = {"type": "object", "properties": {"approved": {"const": False}}}
+    no_edit = {**APPROVAL, "responseSchema": {"oneOf": [approve_only, reject_only]}}
     Prompter(Console(file=io.StringIO(), width=100), ask).answer(no_edit)
     Prompter(Console(file=io.StringIO(), width=100), ask).answer(APPROVAL)
     assert asked == [
         "  approve, reject or cancel? [a/r/c] (a=approve, r=reject, c=cancel): ",
         "  approve, reject, edit or cancel? [a/r/e/c] (a=approve, r=reject, e=edit, c=cancel): ",
     ]
+
+
+def test_an_approval_of_unknown_schemas_may_be_edited_as_json() -> None:
+    # A legacy pause translated without --tools has no responseSchema: `--edit` is let
+    # through to the server there, and the prompt offered no edit at all.
+    unknown = {key: value for key, value in APPROVAL.items() if key != "responseSchema"}
+    prompter, _, _ = scripted("e", '{"amount": 7, "recipient": "Bo"}')
+    spec = prompter.answer(unknown)
+    assert (spec.action, spec.value) == (Action.EDIT, {"amount": 7, "recipient": "Bo"})
+    prompter, _, _ = scripted("e", "")
+    assert prompter.answer(unknown).value == {"amount": 42, "recipient": "Ada"}
 
 
 def test_rejection_asks_for_the_branch_payload() -> None:
