@@ -102,6 +102,8 @@ class ReportCollector:
         self._held: RunTranscript | None = None
         self._findings: list[Problem] = []
         self._known: OrderedDict[str, _Known] = OrderedDict()
+        self._paused_on_thread: OrderedDict[str, _Known] = OrderedDict()
+        """Each thread's last paused run, for a later run that names no parent."""
         self._finding_count = 0
         self._counts: Counter[Severity] = Counter()
         self._rules: dict[str, _Tally] = {}
@@ -210,11 +212,22 @@ class ReportCollector:
         parent = self._known.get(parent_id) if parent_id else None
         resume = self._resume(anchor, transcript, parent)
         continues = ""
+        on_thread = False
         if parent is not None and parent.count and transcript.request is None:
             continues = parent.anchor
             if not parent.continued:
                 parent.continued = True
                 self._continued += parent.count - len(parent.answers)
+        elif not parent_id and not transcript.resume and transcript.thread_id:
+            # A later run of the thread that names no parent: a legacy follow-up (its
+            # answers are in its messages), or a new turn that left the pause behind.
+            # `agui resume` counts it as the pause's answer (a doubt must not run the
+            # tools twice), and so does the page.
+            paused = self._paused_on_thread.pop(transcript.thread_id, None)
+            if paused is not None and not paused.answers and not paused.continued:
+                continues, on_thread = paused.anchor, True
+                paused.continued = True
+                self._continued += paused.count
         known = _Known(anchor)
         interrupts: list[InterruptView] = []
         if transcript.outcome is Outcome.INTERRUPT:
@@ -227,6 +240,11 @@ class ReportCollector:
                     self._pauses.append(PauseLink(view.anchor, view.id, transcript.run_id or ""))
             self._interrupts += len(interrupts)
             known.count = len(interrupts)
+            if transcript.thread_id:
+                self._paused_on_thread[transcript.thread_id] = known
+                self._paused_on_thread.move_to_end(transcript.thread_id)
+                if len(self._paused_on_thread) > MAX_INDEXED_RUNS:
+                    self._paused_on_thread.popitem(last=False)
         if transcript.run_id is not None:
             self._remember(transcript.run_id, known)
         return RunCard(
@@ -252,6 +270,7 @@ class ReportCollector:
             legacy_events=tuple(_legacy_line(event.data) for event in transcript.legacy_events),
             translated=translated,
             event_count=transcript.event_count,
+            continues_on_thread=on_thread,
         )
 
     def _interrupt(

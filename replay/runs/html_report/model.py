@@ -124,6 +124,10 @@ class RunCard:
     """Legacy approval events left untranslated (without `--native`), one line each."""
     translated: bool
     event_count: int
+    continues_on_thread: bool = False
+    """`continues` names the last paused run of this run's thread, which this run follows
+    without naming a parent or carrying resume entries (a legacy client answers in its
+    messages): taken as its answer, as `agui resume` takes it."""
 
 
 @dataclass(frozen=True, slots=True)

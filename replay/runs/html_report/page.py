@@ -132,7 +132,13 @@ class PageWriter:
             f'<dt>outcome</dt><dd class="ending">{_e(ending)}</dd>'
             f"<dt>events</dt><dd>{card.event_count}</dd></dl>\n"
         )
-        if card.continues:
+        if card.continues and card.continues_on_thread:
+            out.write(
+                f'<p class="continues">Follows the <a href="#{card.continues}">paused run</a>'
+                " of its thread without naming it or sending resume entries (a legacy client"
+                " answers in its messages): taken as its answer, as agui resume takes it.</p>\n"
+            )
+        elif card.continues:
             out.write(
                 f'<p class="continues">Continues the <a href="#{card.continues}">paused run</a>;'
                 " its request, with the resume entries, is not recorded.</p>\n"

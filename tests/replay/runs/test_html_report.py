@@ -174,6 +174,41 @@ def test_a_continuation_without_a_recorded_request_continues_its_parent(tmp_path
     assert (summary.unanswered, summary.continued) == (0, 1)
 
 
+@pytest.mark.parametrize("name", ["tool-approval.approve", "two-approvals.approve-both"])
+def test_a_legacy_follow_up_answers_the_pause_of_its_thread(name: str) -> None:
+    # 0.42.0 answers in the follow-up's messages, with no parent and no resume entries:
+    # the page said "1 unanswered" where `agui resume` says the run was already resumed.
+    cards, summary, _ = collect(case(name, folder=LEGACY), native=True)
+    paused, follow_up = cards
+    assert paused.outcome == "interrupt"
+    assert (follow_up.parent_run_id, follow_up.resume) == ("", ())
+    assert (follow_up.continues, follow_up.continues_on_thread) == ("r0", True)
+    assert (summary.unanswered, summary.continued) == (0, len(paused.interrupts))
+    assert 'Follows the <a href="#r0">paused run</a> of its thread' in page_of(cards, summary)
+
+
+def test_a_run_of_another_thread_answers_no_pause(tmp_path: Path) -> None:
+    shutil.copy(LEGACY / "tool-approval.approve.run1.sse", tmp_path / "run1.sse")
+    shutil.copy(LEGACY / "tool-approval.approve.request.json", tmp_path / "run1.request.json")
+    run2 = (LEGACY / "tool-approval.approve.run2.sse").read_text()
+    thread = json.loads((LEGACY / "tool-approval.approve.request.json").read_text())["threadId"]
+    assert f'"threadId":"{thread}"' in run2
+    (tmp_path / "run2.sse").write_text(run2.replace(thread, "another-thread"))
+    cards, summary, _ = collect([tmp_path / "run1.sse", tmp_path / "run2.sse"], native=True)
+    assert (cards[1].continues, cards[1].continues_on_thread) == ("", False)
+    assert (summary.unanswered, summary.continued) == (1, 0)
+
+
+def page_of(cards: list[RunCard], summary: Summary) -> str:
+    stream = io.StringIO()
+    page = PageWriter(stream)
+    page.begin([cards[0].source], native=True)
+    for card in cards:
+        page.card(card)
+    page.end(summary)
+    return stream.getvalue()
+
+
 def test_a_generic_interrupt_keeps_its_schema_readable_and_its_expiry() -> None:
     cards, _, _ = collect(case("generic-expiring.resolved"))
     (interrupt,) = cards[0].interrupts
