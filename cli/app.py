@@ -17,7 +17,7 @@ from cli.migrate_command import migrate
 from cli.proxy_command import proxy
 from cli.replay_command import replay
 from cli.resume_command import resume
-from cli.stdout import escape_unencodable
+from cli.stdout import complete_writes, escape_unencodable
 from cli.translate_command import translate
 
 help_style.install()
@@ -154,6 +154,7 @@ def main() -> None:
     (files, sockets, the replay helper process), so teardown would only free memory
     the system takes back anyway, which is a tenth of a second on a large replay.
     """
+    complete_writes()
     try:
         app()
         code: int = 0

@@ -1,8 +1,11 @@
-"""stdout that cannot take the output (a full disk): one line on stderr and exit 2, never
-a traceback.
+"""stdout that cannot take the output (a full disk, a file at its size limit): one line on
+stderr and exit 2, never a traceback and never a clean exit over a truncated result.
 
 Both ways Python may set stdout up are run: buffered (the default, where the last bytes
-reach the disk only when the entry point flushes) and unbuffered (`PYTHONUNBUFFERED`).
+reach the disk only when the entry point flushes) and unbuffered (`PYTHONUNBUFFERED`,
+set in many container images, where a write the disk takes only part of used to drop
+the rest silently). The file-size limit (`RLIMIT_FSIZE`, SIGXFSZ ignored) is a full disk
+any user can make.
 """
 
 from __future__ import annotations
@@ -74,3 +77,47 @@ def test_stdout_on_a_full_device_is_one_line_and_exit_2(
         )
     assert done.returncode == 2
     _one_error_line(done.stderr, "No space left on device")
+
+
+def _limited(limit: int) -> str:
+    return (
+        "import os, resource, signal, sys; "
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit})); "
+        "os.execv(sys.argv[1], sys.argv[1:])"
+    )
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "--json", "{native}"],
+        ["translate", "{legacy}"],
+        ["migrate", "{code}"],
+        ["migrate", "--json", "{code}"],
+        ["migrate", "--format", "github", "{code}"],
+    ],
+    ids=" ".join,
+)
+def test_stdout_on_a_file_at_its_size_limit_is_never_a_clean_exit(
+    args: list[str], unbuffered: bool, tmp_path: Path
+) -> None:
+    argv = [AGUI, *_args(args, tmp_path)]
+    whole = subprocess.run(argv, capture_output=True, env=_env(unbuffered), check=False)
+    assert whole.returncode == 0
+    # The output is one write or many: cut it in the middle of the last one as well.
+    for limit in (len(whole.stdout) // 2, len(whole.stdout) - 3):
+        target = tmp_path / "out"
+        with target.open("wb") as out:
+            done = subprocess.run(
+                [sys.executable, "-c", _limited(limit), *argv],
+                stdout=out,
+                stderr=subprocess.PIPE,
+                env=_env(unbuffered),
+                timeout=120,
+                check=False,
+            )
+        assert done.returncode == 2, (limit, done.stderr.decode()[-300:])
+        _one_error_line(done.stderr, "File too large")
+        assert target.read_bytes() == whole.stdout[:limit]
