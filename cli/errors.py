@@ -187,6 +187,9 @@ def handled_errors() -> Iterator[None]:
     except BrokenPipeError:
         raise typer.Exit(int(silence_stdout())) from None
     except KeyboardInterrupt:
+        from replay.wire.output_file import discard_pending
+
+        discard_pending()
         stderr.print("agui: interrupted", markup=False)
         raise typer.Exit(130) from None
     except Exception as error:

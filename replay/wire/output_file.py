@@ -126,15 +126,16 @@ class OutputFile:
             self._shared_directory = folder
             return tempfile.TemporaryFile()  # unnamed: nothing beside the target
         _watch_signals()
-        fd, temp = tempfile.mkstemp(
-            dir=directory,
-            prefix=f".{os.path.basename(target)}.{os.getpid()}.",
-            suffix=TEMP_SUFFIX,
-        )
-        try:
+        with _signals_held():  # a signal between the two would leave an unknown file
+            fd, temp = tempfile.mkstemp(
+                dir=directory,
+                prefix=f".{os.path.basename(target)}.{os.getpid()}.",
+                suffix=TEMP_SUFFIX,
+            )
             with _lock:
                 _pending.add(temp)
             self._temp = temp
+        try:
             return os.fdopen(fd, "wb")
         except BaseException:  # Ctrl-C right after the temp file appeared
             os.close(fd)
@@ -250,6 +251,24 @@ def write_output(path: str | os.PathLike[str], data: bytes) -> None:
     """Put `data` at the user's `path` (see `OutputFile`)."""
     with OutputFile(path) as out:
         out.write(data)
+
+
+def discard_pending() -> None:
+    """Remove the temp file of every output neither committed nor discarded yet.
+
+    For a run that Ctrl-C ends: the interrupt can arrive after an `OutputFile` made its
+    temp file but before the `with` block (or `try`) that would discard it began, and
+    then nothing else would remove the file.
+    """
+    with _lock:
+        pending = list(_pending)
+    for temp in pending:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    with _lock:
+        _pending.difference_update(pending)
+        if not _pending:
+            _restore_signals()
 
 
 def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
@@ -424,6 +443,19 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back SIGINT, SIGTERM and SIGHUP until the block ends (where the platform can)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *_SIGNALS})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _watch_signals() -> None:
