@@ -197,6 +197,11 @@ class OutputFile:
                 self._handle.close()
                 if self._temp is None or self._target is None:
                     return
+                with contextlib.suppress(FileNotFoundError):
+                    now = os.stat(self._target)
+                    if stat.S_ISREG(now.st_mode):
+                        # Made read-only while the run went on: refused, as at the start.
+                        _refuse_read_only(now)
                 if self._in_place:
                     _copy_into(self._temp, self._target)
                     os.unlink(self._temp)

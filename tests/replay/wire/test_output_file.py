@@ -118,3 +118,17 @@ def test_bytes_written_straight_into_a_device_stay_there_on_a_retarget() -> None
     out.commit()
     assert out.path == Path(os.devnull)
     assert not Path(os.devnull + ".partial").exists()
+
+
+def test_a_file_made_read_only_while_the_run_went_on_is_refused(tmp_path: Path) -> None:
+    # a 20 MB translation takes seconds: `chmod a-w` in that time protects the file too
+    target = tmp_path / "out.sse"
+    target.write_bytes(b"old\n")
+    out = OutputFile(target)
+    out.write(b"new\n")
+    target.chmod(0o444)
+    with pytest.raises(PermissionError) as caught:
+        out.commit()
+    assert caught.value.filename == str(target)
+    assert target.read_bytes() == b"old\n"
+    assert os.listdir(tmp_path) == ["out.sse"]
