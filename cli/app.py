@@ -179,7 +179,12 @@ def main() -> None:
         if os.environ.get("AGUI_DEBUG") == "1":
             raise
         code = _unwritable_stdout(error)
-    sys.stderr.flush()
+    try:
+        sys.stderr.flush()
+    except OSError:
+        # The last lines met a full disk: no one can be told, but a run whose notices
+        # or summary were lost did not succeed (as when stderr fails mid-run).
+        code = code or int(ExitCode.CANNOT_RUN)
     os._exit(code)
 
 

@@ -121,3 +121,20 @@ def test_stdout_on_a_file_at_its_size_limit_is_never_a_clean_exit(
         assert done.returncode == 2, (limit, done.stderr.decode()[-300:])
         _one_error_line(done.stderr, "File too large")
         assert target.read_bytes() == whole.stdout[:limit]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+def test_stderr_on_a_full_device_is_exit_2(unbuffered: bool, tmp_path: Path) -> None:
+    # The notices are lost (no one can be told) and the run says it did not go well: 2,
+    # not the interpreter's 120 for a failed last flush. Unbuffered, the first notice
+    # fails at once and the translation stops there; buffered, it is whole.
+    argv = [AGUI, "translate", str(LEGACY)]
+    whole = subprocess.run(argv, capture_output=True, env=_env(unbuffered), check=False)
+    assert (whole.returncode, whole.stderr.count(b"\n")) == (0, 4)
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            argv, stdout=subprocess.PIPE, stderr=full, env=_env(unbuffered), check=False
+        )
+    assert done.returncode == 2
+    assert done.stdout == (b"" if unbuffered else whole.stdout)
