@@ -483,17 +483,20 @@ def _restore_signals() -> None:
 
 
 def _on_signal(number: int, frame: FrameType | None) -> None:
+    previous = _previous.get(number)
+    if previous == signal.SIG_IGN:
+        return  # ignored (`nohup`): the run goes on, and needs its temp files
+    if callable(previous):
+        # The program handles this signal itself (a command that stops on SIGTERM as on
+        # Ctrl-C): the outputs are still its own, to discard as the unwinding goes, or to
+        # keep (`resume --record` keeps what arrived as `.partial`).
+        previous(number, frame)
+        return
     for temp in list(_pending):
         with contextlib.suppress(OSError):
             os.unlink(temp)
     _pending.clear()
-    previous = _previous.get(number)
     _restore_signals()
-    if callable(previous):
-        previous(number, frame)
-        return
-    if previous == signal.SIG_IGN:
-        return
     # The default action: end the process with the status the signal gives.
     signal.signal(number, signal.SIG_DFL)
     os.kill(os.getpid(), number)

@@ -110,3 +110,26 @@ def test_an_interrupted_translate_output_leaves_no_temp_file(
     assert done.returncode in (130, -number)
     assert _temp_files(tmp_path) == []
     assert out.read_bytes() == b"old\n"
+
+
+def test_a_sighup_under_nohup_lets_the_write_finish(tmp_path: Path) -> None:
+    # `nohup agui translate …`, then the terminal closes: SIGHUP is ignored, so the run
+    # goes on; the temp file it was writing used to be removed all the same, and the
+    # run failed at the end with "No such file or directory".
+    out = tmp_path / "out.sse"
+    ignored = "import signal\nsignal.signal(signal.SIGHUP, signal.SIG_IGN)\n" + INJECT
+    args = ["translate", str(LEGACY), "-o", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", ignored, "opened", str(int(signal.SIGHUP)), *args],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    whole = subprocess.run(
+        [sys.executable, "-c", "from cli.app import main; main()", "translate", str(LEGACY)],
+        capture_output=True,
+        check=True,
+    )
+    assert out.read_bytes() == whole.stdout
+    assert _temp_files(tmp_path) == []
