@@ -192,7 +192,8 @@ class OutputFile:
                     with self._handle:
                         self._handle.flush()
                         self._handle.seek(0)
-                        _copy_into_shared(self._handle, self._target, self._shared_directory)
+                        with _signals_held():  # overwritten in place: never half
+                            _copy_into_shared(self._handle, self._target, self._shared_directory)
                     return
                 self._handle.close()
                 if self._temp is None or self._target is None:
@@ -203,7 +204,8 @@ class OutputFile:
                         # Made read-only while the run went on: refused, as at the start.
                         _refuse_read_only(now)
                 if self._in_place:
-                    _copy_into(self._temp, self._target)
+                    with _signals_held():  # overwritten in place: never half
+                        _copy_into(self._temp, self._target)
                     os.unlink(self._temp)
                     return
                 mode = self._mode if self._mode is not None else 0o666 & ~_umask()

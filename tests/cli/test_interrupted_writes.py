@@ -9,6 +9,7 @@ console script; only the moment of the signal is chosen.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -133,3 +134,46 @@ def test_a_sighup_under_nohup_lets_the_write_finish(tmp_path: Path) -> None:
     )
     assert out.read_bytes() == whole.stdout
     assert _temp_files(tmp_path) == []
+
+
+# The bytes copied into a hard-linked target's own inode, with SIGNAL sent halfway.
+HALFWAY = """
+import os, sys
+from replay.wire import output_file
+
+number = int(sys.argv[1])
+
+def copy_into(source, target):
+    data = open(source, "rb").read()
+    with open(target, "r+b") as writer:
+        writer.write(data[: len(data) // 2])
+        writer.flush()
+        os.kill(os.getpid(), number)
+        writer.write(data[len(data) // 2 :])
+        writer.truncate()
+
+output_file._copy_into = copy_into
+from cli.app import main
+sys.argv = ["agui", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_hard_linked_file_is_never_left_half_overwritten(tmp_path: Path, number: int) -> None:
+    # A file with other hard links is rewritten in its own inode, not renamed over: a
+    # signal in the middle of that copy left half new bytes over the old ones.
+    tree, before = _code(tmp_path)
+    target = tree / "m0.py"
+    os.link(target, tmp_path / "link.py")
+    done = subprocess.run(
+        [sys.executable, "-c", HALFWAY, str(int(number)), "migrate", "--write", str(target)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode in (130, -number), done.stderr.decode()[-500:]
+    now = target.read_bytes()
+    assert now == before[target] or (b"resolve_interrupt(" in now and compile(now, "m0", "exec"))
+    assert (tmp_path / "link.py").read_bytes() == now
+    assert _temp_files(tree) == []
