@@ -352,10 +352,8 @@ def _copy_into_shared(source: BinaryIO, target: str, folder: os.stat_result) -> 
         except BaseException:
             os.close(fd)
             raise
-    with os.fdopen(fd, "wb") as writer:
-        while block := source.read(1 << 20):
-            writer.write(block)
-        writer.truncate()
+    with os.fdopen(fd, "wb", buffering=0) as writer:
+        _overwrite(source, writer)
 
 
 def _refuse_foreign_file(info: os.stat_result, folder: os.stat_result) -> None:
@@ -394,10 +392,45 @@ def _refuse_foreign_links(path: str) -> None:
 
 def _copy_into(source: str, target: str) -> None:
     """Overwrite `target`'s inode with `source`'s bytes (its other hard links see them)."""
-    with open(source, "rb") as reader, open(target, "r+b") as writer:
-        while block := reader.read(1 << 20):
-            writer.write(block)
-        writer.truncate()
+    with open(source, "rb") as reader, open(target, "r+b", buffering=0) as writer:
+        _overwrite(reader, writer)
+
+
+def _overwrite(reader: BinaryIO, writer: BinaryIO) -> None:
+    """Make the file `writer` (unbuffered) holds `reader`'s bytes, in its own inode.
+
+    The bytes past the old end need new room on the disk, so they are written first: a
+    full disk (or a file-size limit) fails there, the file is cut back to its old length,
+    and not one old byte has changed. Then the old bytes are overwritten, in room the
+    file has, and the file is cut to its new length.
+    """
+    old = os.fstat(writer.fileno()).st_size
+    new = os.fstat(reader.fileno()).st_size
+    if new > old:
+        reader.seek(old)
+        writer.seek(old)
+        try:
+            _copy_bytes(reader, writer, new - old)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.ftruncate(writer.fileno(), old)
+            raise
+    reader.seek(0)
+    writer.seek(0)
+    _copy_bytes(reader, writer, min(old, new))
+    writer.truncate(new)
+
+
+def _copy_bytes(reader: BinaryIO, writer: BinaryIO, count: int) -> None:
+    """Copy `count` bytes; `writer` is unbuffered, so a short write is written on."""
+    while count > 0:
+        block = reader.read(min(count, 1 << 20))
+        if not block:
+            raise OSError(errno.EIO, "the temp file ended early")
+        count -= len(block)
+        view = memoryview(block)
+        while view:
+            view = view[writer.write(view) :]
 
 
 def _alive(pid: int) -> bool:
