@@ -12,12 +12,12 @@ import sys
 import typer
 
 from cli import absent_options, given_options, help_style
-from cli.errors import silence_stdout
+from cli.errors import ExitCode, first_report, silence_stdout
 from cli.migrate_command import migrate
 from cli.proxy_command import proxy
 from cli.replay_command import replay
 from cli.resume_command import resume
-from cli.stdout import escape_unencodable
+from cli.stdout import complete_writes, escape_unencodable
 from cli.translate_command import translate
 
 help_style.install()
@@ -154,6 +154,7 @@ def main() -> None:
     (files, sockets, the replay helper process), so teardown would only free memory
     the system takes back anyway, which is a tenth of a second on a large replay.
     """
+    complete_writes()
     try:
         app()
         code: int = 0
@@ -166,12 +167,34 @@ def main() -> None:
             code = _exit_code(stop.code)
     except BrokenPipeError:  # a reader such as `head` stopped early
         code = int(silence_stdout())
+    except OSError as error:  # outside a command's handled_errors: help or --version
+        if os.environ.get("AGUI_DEBUG") == "1":
+            raise
+        code = _unwritable_stdout(error)
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         code = int(silence_stdout())
-    sys.stderr.flush()
+    except OSError as error:  # the last buffered output met a full disk
+        if os.environ.get("AGUI_DEBUG") == "1":
+            raise
+        code = _unwritable_stdout(error)
+    try:
+        sys.stderr.flush()
+    except OSError:
+        # The last lines met a full disk: no one can be told, but a run whose notices
+        # or summary were lost did not succeed (as when stderr fails mid-run).
+        code = code or int(ExitCode.CANNOT_RUN)
     os._exit(code)
+
+
+def _unwritable_stdout(error: OSError) -> int:
+    """Say once that stdout could not take the output (a full disk, a file too large),
+    and end with 2: the results are incomplete, whatever the command found. A command
+    that already reported this error mid-run is not told twice."""
+    if first_report(error):
+        sys.stderr.write(f"agui: stdout: {error.strerror or error}\n")
+    return int(ExitCode.CANNOT_RUN)
 
 
 def _exit_code(code: object) -> int:

@@ -195,10 +195,29 @@ def handled_errors() -> Iterator[None]:
     except BrokenPipeError:
         raise typer.Exit(int(silence_stdout())) from None
     except KeyboardInterrupt:
+        from replay.wire.output_file import discard_pending
+
+        discard_pending()
         stderr.print("agui: interrupted", markup=False)
         raise typer.Exit(130) from None
     except Exception as error:
         code = exit_code_for(error)
         if code is None or os.environ.get("AGUI_DEBUG") == "1":
             raise
+        if isinstance(error, OSError):
+            first_report(error)
         raise fail(describe(error), code) from None
+
+
+_said: set[int | None] = set()
+"""The errnos of the file-less OS errors (stdout's, mostly) reported so far."""
+
+
+def first_report(error: OSError) -> bool:
+    """Whether this is the first report of a file-less OS error of this kind, and note it:
+    stdout that failed mid-run fails again when the entry point flushes what is still
+    buffered, and the user is told once."""
+    if error.filename is not None or error.errno in _said:
+        return error.filename is not None
+    _said.add(error.errno)
+    return True

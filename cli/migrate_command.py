@@ -306,13 +306,33 @@ def _remove_stale_temp_files(results: list[FileResult], console: Console) -> Non
 
 
 def _write(results: list[FileResult]) -> list[str]:
-    """Write changed files atomically; returns one error line per file that failed."""
+    """Write changed files atomically; returns one error line per file that failed.
+
+    A file is written only while it still holds the bytes the run read: an editor that
+    saved it meanwhile (or a checkout that removed it) would otherwise have its work
+    replaced by a migration of the old content, or the file brought back.
+    """
     from cli.visible_text import visible_line
+    from codemods.source_file import read_source
     from replay.wire.output_file import write_output
 
     errors = []
     for result in results:
         if result.updated is None:
+            continue
+        try:
+            now = read_source(result.path)
+        except FileNotFoundError:
+            now = None
+        except OSError:
+            now = b""  # no longer a readable regular file: not what was read
+        if now != result.original:
+            why = (
+                "deleted since agui read it; not recreated"
+                if now is None
+                else "changed since agui read it; left as it is (run agui migrate again)"
+            )
+            errors.append(visible_line(f"{result.path}: cannot write: {why}"))
             continue
         try:
             write_output(result.path, result.updated)

@@ -558,5 +558,10 @@ def resume(
             if answers_file not in (None, "-"):
                 inputs.append(Path(answers_file))
             _check_record(record, sources, [path for path in inputs if path is not None])
-        code = run_resume(options)
+        from cli.serve import _sigterm_as_interrupt
+
+        # Killed mid-response (`timeout`, a CI job cancelled), the run was resumed on the
+        # server already: what arrived is kept as `--record` keeps it on Ctrl-C.
+        with _sigterm_as_interrupt():
+            code = run_resume(options)
     raise typer.Exit(int(code))

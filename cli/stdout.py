@@ -8,10 +8,12 @@ is not UTF-8 (or has no buffer, as in some test runners) gets them decoded.
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
     from rich.console import Console
 
 
@@ -40,6 +42,39 @@ def stdout_console() -> Console:
             raise BrokenPipeError
 
     return _StdoutConsole(highlight=False)
+
+
+class _WholeWrites(io.BufferedWriter):
+    """A buffered stdout that hands every write to the system at once, as unbuffered
+    stdout does, but writes all of it or raises."""
+
+    def write(self, data: ReadableBuffer) -> int:
+        written = super().write(data)
+        self.flush()
+        return written
+
+
+def complete_writes() -> None:
+    """Make stdout write every byte or raise, also under `PYTHONUNBUFFERED`/`python -u`.
+
+    Unbuffered, `sys.stdout.buffer` is the raw file, whose `write` may take only part of
+    the bytes (a disk that fills up, a file at its size limit, a reader that leaves a
+    full pipe) and returns how many it took; neither the text layer nor a caller writing
+    bytes looks, so the rest was dropped and the run ended 0. A `BufferedWriter` loops
+    until everything is written and raises the error that stopped it; flushing after
+    each write keeps the output as immediate as unbuffered.
+    """
+    stream = sys.stdout
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(stream, io.TextIOWrapper) or not isinstance(raw, io.RawIOBase):
+        return
+    sys.stdout = io.TextIOWrapper(
+        _WholeWrites(raw),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=True,
+    )
 
 
 def escape_unencodable() -> None:

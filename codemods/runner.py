@@ -19,6 +19,9 @@ from __future__ import annotations
 import ast
 import io
 import os
+import signal
+import threading
+import time
 import tokenize
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -362,7 +365,27 @@ def run(
 
 
 def _load_rules() -> None:
+    _worker_start()
     import codemods.rules  # noqa: F401  (libcst and the rule classes)
+
+
+def _worker_start() -> None:
+    """How every worker process begins.
+
+    Ctrl-C is the main process's to handle: a terminal sends it to the workers too, and
+    each would print a traceback. A worker whose main process is gone (SIGTERM, or Ctrl-C,
+    which ends it without the interpreter's teardown) ends as well: nothing would ever
+    close its queue, and it would wait on it for good.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="agui-parent-watch", daemon=True).start()
 
 
 def _migrate_batch(options: Options, work: list[tuple[str, bytes]]) -> list[FileResult]:
@@ -379,7 +402,7 @@ def _migrate_all(
         return
     chunk = max(1, min(16, len(work) // (workers * 4)))
     finished = 0
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start) as pool:
         try:
             for result in pool.map(task, work, chunksize=chunk):
                 finished += 1
@@ -399,7 +422,7 @@ def _migrate_all(
 def _isolated(work: list[tuple[str, bytes]], options: Options) -> list[FileResult]:
     """Migrate each file in a worker of its own; a file that kills its worker fails alone."""
     results: list[FileResult] = []
-    pool = ProcessPoolExecutor(max_workers=1)
+    pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_start)
     try:
         for pair in work:
             try:
@@ -407,7 +430,7 @@ def _isolated(work: list[tuple[str, bytes]], options: Options) -> list[FileResul
             except BrokenProcessPool:
                 results.append(_failed(pair[0], CRASHED))
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = ProcessPoolExecutor(max_workers=1)
+                pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_start)
     finally:
         pool.shutdown()
     return results

@@ -126,15 +126,16 @@ class OutputFile:
             self._shared_directory = folder
             return tempfile.TemporaryFile()  # unnamed: nothing beside the target
         _watch_signals()
-        fd, temp = tempfile.mkstemp(
-            dir=directory,
-            prefix=f".{os.path.basename(target)}.{os.getpid()}.",
-            suffix=TEMP_SUFFIX,
-        )
-        try:
+        with _signals_held():  # a signal between the two would leave an unknown file
+            fd, temp = tempfile.mkstemp(
+                dir=directory,
+                prefix=f".{os.path.basename(target)}.{os.getpid()}.",
+                suffix=TEMP_SUFFIX,
+            )
             with _lock:
                 _pending.add(temp)
             self._temp = temp
+        try:
             return os.fdopen(fd, "wb")
         except BaseException:  # Ctrl-C right after the temp file appeared
             os.close(fd)
@@ -191,13 +192,20 @@ class OutputFile:
                     with self._handle:
                         self._handle.flush()
                         self._handle.seek(0)
-                        _copy_into_shared(self._handle, self._target, self._shared_directory)
+                        with _signals_held():  # overwritten in place: never half
+                            _copy_into_shared(self._handle, self._target, self._shared_directory)
                     return
                 self._handle.close()
                 if self._temp is None or self._target is None:
                     return
+                with contextlib.suppress(FileNotFoundError):
+                    now = os.stat(self._target)
+                    if stat.S_ISREG(now.st_mode):
+                        # Made read-only while the run went on: refused, as at the start.
+                        _refuse_read_only(now)
                 if self._in_place:
-                    _copy_into(self._temp, self._target)
+                    with _signals_held():  # overwritten in place: never half
+                        _copy_into(self._temp, self._target)
                     os.unlink(self._temp)
                     return
                 mode = self._mode if self._mode is not None else 0o666 & ~_umask()
@@ -250,6 +258,24 @@ def write_output(path: str | os.PathLike[str], data: bytes) -> None:
     """Put `data` at the user's `path` (see `OutputFile`)."""
     with OutputFile(path) as out:
         out.write(data)
+
+
+def discard_pending() -> None:
+    """Remove the temp file of every output neither committed nor discarded yet.
+
+    For a run that Ctrl-C ends: the interrupt can arrive after an `OutputFile` made its
+    temp file but before the `with` block (or `try`) that would discard it began, and
+    then nothing else would remove the file.
+    """
+    with _lock:
+        pending = list(_pending)
+    for temp in pending:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    with _lock:
+        _pending.difference_update(pending)
+        if not _pending:
+            _restore_signals()
 
 
 def stale_temp_files(directory: str | os.PathLike[str]) -> Iterator[Path]:
@@ -326,10 +352,8 @@ def _copy_into_shared(source: BinaryIO, target: str, folder: os.stat_result) -> 
         except BaseException:
             os.close(fd)
             raise
-    with os.fdopen(fd, "wb") as writer:
-        while block := source.read(1 << 20):
-            writer.write(block)
-        writer.truncate()
+    with os.fdopen(fd, "wb", buffering=0) as writer:
+        _overwrite(source, writer)
 
 
 def _refuse_foreign_file(info: os.stat_result, folder: os.stat_result) -> None:
@@ -368,10 +392,45 @@ def _refuse_foreign_links(path: str) -> None:
 
 def _copy_into(source: str, target: str) -> None:
     """Overwrite `target`'s inode with `source`'s bytes (its other hard links see them)."""
-    with open(source, "rb") as reader, open(target, "r+b") as writer:
-        while block := reader.read(1 << 20):
-            writer.write(block)
-        writer.truncate()
+    with open(source, "rb") as reader, open(target, "r+b", buffering=0) as writer:
+        _overwrite(reader, writer)
+
+
+def _overwrite(reader: BinaryIO, writer: BinaryIO) -> None:
+    """Make the file `writer` (unbuffered) holds `reader`'s bytes, in its own inode.
+
+    The bytes past the old end need new room on the disk, so they are written first: a
+    full disk (or a file-size limit) fails there, the file is cut back to its old length,
+    and not one old byte has changed. Then the old bytes are overwritten, in room the
+    file has, and the file is cut to its new length.
+    """
+    old = os.fstat(writer.fileno()).st_size
+    new = os.fstat(reader.fileno()).st_size
+    if new > old:
+        reader.seek(old)
+        writer.seek(old)
+        try:
+            _copy_bytes(reader, writer, new - old)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.ftruncate(writer.fileno(), old)
+            raise
+    reader.seek(0)
+    writer.seek(0)
+    _copy_bytes(reader, writer, min(old, new))
+    writer.truncate(new)
+
+
+def _copy_bytes(reader: BinaryIO, writer: BinaryIO, count: int) -> None:
+    """Copy `count` bytes; `writer` is unbuffered, so a short write is written on."""
+    while count > 0:
+        block = reader.read(min(count, 1 << 20))
+        if not block:
+            raise OSError(errno.EIO, "the temp file ended early")
+        count -= len(block)
+        view = memoryview(block)
+        while view:
+            view = view[writer.write(view) :]
 
 
 def _alive(pid: int) -> bool:
@@ -426,6 +485,19 @@ def _umask() -> int:
     return mask
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back SIGINT, SIGTERM and SIGHUP until the block ends (where the platform can)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *_SIGNALS})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _watch_signals() -> None:
     """Install SIGTERM/SIGHUP handlers that remove pending temp files (main thread only)."""
     if threading.current_thread() is not threading.main_thread():
@@ -446,17 +518,20 @@ def _restore_signals() -> None:
 
 
 def _on_signal(number: int, frame: FrameType | None) -> None:
+    previous = _previous.get(number)
+    if previous == signal.SIG_IGN:
+        return  # ignored (`nohup`): the run goes on, and needs its temp files
+    if callable(previous):
+        # The program handles this signal itself (a command that stops on SIGTERM as on
+        # Ctrl-C): the outputs are still its own, to discard as the unwinding goes, or to
+        # keep (`resume --record` keeps what arrived as `.partial`).
+        previous(number, frame)
+        return
     for temp in list(_pending):
         with contextlib.suppress(OSError):
             os.unlink(temp)
     _pending.clear()
-    previous = _previous.get(number)
     _restore_signals()
-    if callable(previous):
-        previous(number, frame)
-        return
-    if previous == signal.SIG_IGN:
-        return
     # The default action: end the process with the status the signal gives.
     signal.signal(number, signal.SIG_DFL)
     os.kill(os.getpid(), number)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,67 @@ def test_bytes_written_straight_into_a_device_stay_there_on_a_retarget() -> None
     out.commit()
     assert out.path == Path(os.devnull)
     assert not Path(os.devnull + ".partial").exists()
+
+
+def test_a_file_made_read_only_while_the_run_went_on_is_refused(tmp_path: Path) -> None:
+    # a 20 MB translation takes seconds: `chmod a-w` in that time protects the file too
+    target = tmp_path / "out.sse"
+    target.write_bytes(b"old\n")
+    out = OutputFile(target)
+    out.write(b"new\n")
+    target.chmod(0o444)
+    with pytest.raises(PermissionError) as caught:
+        out.commit()
+    assert caught.value.filename == str(target)
+    assert target.read_bytes() == b"old\n"
+    assert os.listdir(tmp_path) == ["out.sse"]
+
+
+# In a process whose files cannot grow past LIMIT (a full disk, without root): the
+# temp file is made before the limit, then copied into the hard-linked target's inode.
+FULL_DISK_COPY = """
+import os, resource, signal, sys
+from replay.wire import output_file
+
+temp, target, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+try:
+    output_file._copy_into(temp, target)
+except OSError as error:
+    sys.exit(error.strerror)
+"""
+
+
+def test_a_hard_linked_target_the_disk_cannot_grow_keeps_its_old_bytes(tmp_path: Path) -> None:
+    # Rewritten in its own inode, the file used to get the new bytes up to where the disk
+    # was full: half new, the rest gone.
+    old, new = b"old line\n" * 1000, b"new line!\n" * 1500
+    target, temp = tmp_path / "out.sse", tmp_path / "temp"
+    target.write_bytes(old)
+    os.link(target, tmp_path / "link.sse")
+    temp.write_bytes(new)
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK_COPY, str(temp), str(target), str(len(old) + 100)],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode().strip() == "File too large"
+    assert target.read_bytes() == old
+    assert (tmp_path / "link.sse").read_bytes() == old
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_hard_linked_target_gets_exactly_the_new_bytes(tmp_path: Path, seed: int) -> None:
+    # shorter, longer or as long as before, across the copy's block size
+    rng = random.Random(seed)
+    old = rng.randbytes(rng.choice([0, 1, 5000, (1 << 20) + 7]))
+    new = rng.randbytes(rng.choice([0, 3, 4999, (1 << 20) - 1, (2 << 20) + 3]))
+    target = tmp_path / "out.sse"
+    target.write_bytes(old)
+    os.link(target, tmp_path / "link.sse")
+    write_output(target, new)
+    assert target.read_bytes() == new
+    assert (tmp_path / "link.sse").read_bytes() == new
+    assert sorted(os.listdir(tmp_path)) == ["link.sse", "out.sse"]
