@@ -7,6 +7,7 @@ here; the translation itself is `replay.jobs.translate.open_translation`.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -16,7 +17,15 @@ from typing import IO, Any
 
 import typer
 
-from cli.errors import ExitCode, fail, handled_errors, stderr, stderr_line
+from cli.errors import (
+    ExitCode,
+    describe,
+    exit_code_for,
+    fail,
+    handled_errors,
+    stderr,
+    stderr_line,
+)
 from cli.visible_text import visible
 from replay.wire.problems import Problem
 
@@ -116,24 +125,46 @@ def translate(
         events_on_stdout = not check and not in_place and output in (None, STDIN)
         notices_to = sys.stderr if events_on_stdout else sys.stdout
         legacy_files = 0
+        failed = 0
         for name in inputs:
-            changed, empty = _translate_one(
-                name,
-                tools=tools,
-                request_file=request_file,
-                check=check,
-                in_place=in_place,
-                output=output,
-                as_json=as_json,
-                notices_to=notices_to,
-            )
+            try:
+                changed, empty = _translate_one(
+                    name,
+                    tools=tools,
+                    request_file=request_file,
+                    check=check,
+                    in_place=in_place,
+                    output=output,
+                    as_json=as_json,
+                    notices_to=notices_to,
+                )
+            except Exception as error:
+                # One input that cannot be read or written stops only itself: the others
+                # are still translated (or checked), and the run ends 2 saying how many
+                # were not. Before, the inputs after it were skipped without a word.
+                if len(inputs) == 1 or not _own_failure(error):
+                    raise
+                failed += 1
+                fail(describe(error))
+                continue
             legacy_files += changed
             if check and not as_json:
                 label = STDIN_LABEL if name == STDIN else name
                 verdict = "has legacy events" if changed else "no events" if empty else "native"
                 stderr.print(f"{label}: {verdict}", markup=False, soft_wrap=True)
+    if failed:
+        done = "checked" if check else "translated"
+        raise fail(f"{failed} of {len(inputs)} inputs not {done} (see above)")
     if check and legacy_files:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _own_failure(error: Exception) -> bool:
+    """An error that concerns one input (it cannot be read, or written back), not the
+    run: stdout gone or full ends the run, as everywhere."""
+    if exit_code_for(error) is None or os.environ.get("AGUI_DEBUG") == "1":
+        return False
+    return not (isinstance(error, OSError) and error.filename is None)
 
 
 def _refuse_output_over_what_is_read(

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "legacy"
 TOOLS = EXAMPLES / "tools.json"
 NATIVE = ROOT / "tests" / "fixtures" / "recordings" / "native" / "tool-approval.approve.run1.sse"
+LEGACY = ROOT / "tests" / "fixtures" / "recordings" / "legacy" / "tool-approval.approve.run1.sse"
 runner = CliRunner()
 
 
@@ -229,3 +230,24 @@ def test_notices_show_control_characters_as_escapes(tmp_path: Path) -> None:
     as_json = runner.invoke(app, ["translate", "--check", "--format", "json", str(path)])
     messages = [json.loads(line)["message"] for line in as_json.stdout.splitlines()]
     assert any("tr\x1b[2Jansfer" in message for message in messages)  # JSON keeps the text
+
+
+@pytest.mark.parametrize("mode", ["--write", "--check"])
+def test_an_input_that_fails_stops_only_itself(tmp_path: Path, mode: str) -> None:
+    # Before, `translate --write a missing c` stopped at the missing file: `c` was left
+    # legacy, and nothing said it had not been translated.
+    first, last = tmp_path / "a.sse", tmp_path / "c.sse"
+    shutil.copy(LEGACY, first)
+    shutil.copy(LEGACY, last)
+    missing = tmp_path / "b.sse"
+    result = runner.invoke(app, ["translate", mode, str(first), str(missing), str(last)])
+    assert result.exit_code == 2
+    done = "translated" if mode == "--write" else "checked"
+    assert f"agui: {missing}: no such file\n" in result.stderr
+    assert result.stderr.endswith(f"agui: 1 of 3 inputs not {done} (see above)\n")
+    if mode == "--write":
+        for path in (first, last):
+            assert b"approval-requested" not in path.read_bytes()
+            assert b'"outcome":{"type":"interrupt"' in path.read_bytes()
+    else:
+        assert f"{last}: has legacy events" in result.stderr
