@@ -72,19 +72,8 @@ def test_a_stop_keeps_what_an_open_stream_had_sent(stop: signal.Signals, tmp_pat
         process, url = start_proxy(upstream.url(""), record)
         arrived = threading.Event()
         received: list[bytes] = []
-
-        def client() -> None:
-            try:
-                with httpx.stream("POST", url + "/chat", json={"runId": "r1"}, timeout=10) as r:
-                    for chunk in r.iter_raw():
-                        received.append(chunk)
-                        arrived.set()
-            except httpx.HTTPError:
-                pass  # the stop cuts the stream: what this test is about
-            finally:
-                arrived.set()
-
-        reader = threading.Thread(target=client)
+        # (the stop cuts the stream: what this test is about)
+        reader = threading.Thread(target=stream_until_sent, args=(url, received, arrived))
         reader.start()
         try:
             assert arrived.wait(10)
@@ -153,7 +142,7 @@ def stream_until_sent(url: str, received: list[bytes], arrived: threading.Event)
                 received.append(chunk)
                 arrived.set()
     except httpx.HTTPError:
-        pass  # the proxy is killed: the stream is cut
+        pass  # the proxy is stopped or killed: the stream is cut
     finally:
         arrived.set()
 
