@@ -339,6 +339,24 @@ def test_a_stream_closed_but_not_yet_in_place_is_not_taken(tmp_path: Path) -> No
     assert finish(exchange).stream == tmp_path / "001-r1.sse"
 
 
+@pytest.mark.skipif(os.name != "posix", reason="hard links")
+def test_a_placeholder_already_linked_into_place_is_only_removed(tmp_path: Path) -> None:
+    # Killed between linking the stream into place and removing its placeholder: the
+    # bytes have their name already; a `.partial.sse` beside it recorded them twice.
+    stream = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
+    (tmp_path / "001-r1.sse").write_bytes(stream)
+    os.link(tmp_path / "001-r1.sse", tmp_path / ".001.claim")
+    (found,) = recover_killed(tmp_path)
+    assert (found.kept, found.size, found.error, found.placed) == (
+        tmp_path / "001-r1.sse",
+        len(stream),
+        None,
+        True,
+    )
+    assert [path.name for path in tmp_path.iterdir()] == ["001-r1.sse"]
+    assert (tmp_path / "001-r1.sse").read_bytes() == stream
+
+
 def test_recovery_never_replaces_a_file(tmp_path: Path) -> None:
     (tmp_path / ".003.claim").write_bytes(b"data: {}\n\n")
     (tmp_path / "003-no-run-id.partial.sse").write_text("the user's\n")
