@@ -219,7 +219,7 @@ def run_proxy(
     )
 
     def say(text: str, style: str | None = None) -> None:
-        out.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
+        out.print(text, style=style, markup=False, highlight=False, soft_wrap=True, emoji=False)
 
     lock = threading.Lock()  # exchanges end on the server's threads
     reader_gone = threading.Event()
