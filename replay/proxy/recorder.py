@@ -302,7 +302,7 @@ def recover_killed(directory: Path) -> list[Recovered]:
     """Placeholders left by proxies killed mid-stream (SIGKILL, a crash, the machine
     going down): each holds what its client had been sent, and is kept as the
     incomplete recording it is, `NNN-<runId>.partial.sse` under its own number (the run
-    id read from its first event; never over another file), or removed when nothing
+    id read from its first event naming one; never over another file), or removed when nothing
     had reached it, or when the killed proxy had already linked its bytes into place
     (`Recovered.placed`). A placeholder a live proxy is writing is never touched: it is
     locked (`replay.proxy.numbering.orphans`). Its request body is not recovered: it
@@ -355,15 +355,18 @@ def _other_name(placeholder: Path, held: os.stat_result) -> Path | None:
 
 
 def _first_run_id(head: bytes) -> str | None:
-    """The `runId` of the first event in a stream's first bytes, when it names one."""
+    """The first `runId` an event names in a stream's first bytes: a continuation's
+    starts with events that name none (`TOOL_CALL_RESULT`s, a 0.42.0 follow-up's replayed
+    call) before its `RUN_STARTED`, whose run id the request gave the live proxy too."""
     for line in head.split(b"\n"):
         if line.startswith(b"data:"):
             try:
                 data = json.loads(line[5:].decode("utf-8", errors="replace"))
             except (ValueError, RecursionError):
-                return None
+                continue
             run_id = data.get("runId") if isinstance(data, dict) else None
-            return run_id if isinstance(run_id, str) else None
+            if isinstance(run_id, str):
+                return run_id
     return None
 
 
