@@ -155,7 +155,8 @@ def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:
     are shown as `\\xff`, as they are on disk."""
     with contextlib.suppress(UnicodeError):  # (a name's undecodable bytes: `\\xff`)
         message = message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    stderr.print(f"agui: {visible_line(message)}", markup=False, soft_wrap=True)
+    # (emoji=False: rich would show a name's `:smile:` as an emoji, not as it is)
+    stderr.print(f"agui: {visible_line(message)}", markup=False, soft_wrap=True, emoji=False)
     return typer.Exit(int(code))
 
 

@@ -179,8 +179,13 @@ def _option_name(error: Any) -> str:
 
 def _takes_from(error: Any) -> bool:
     """Whether the failing command reads its recording from `--from` (it takes no
-    positional arguments: a recording typed as one is the likely mistake)."""
+    positional arguments: a recording typed as one is the likely mistake) and was given
+    none (`--from run.sse extra`: the extra argument is something else)."""
     ctx = getattr(error, "ctx", None)
     command = getattr(ctx, "command", None)
     params = getattr(command, "params", None) or ()
-    return any("--from" in getattr(param, "opts", ()) for param in params)
+    given = getattr(ctx, "params", None) or {}
+    return any(
+        "--from" in getattr(param, "opts", ()) and not given.get(getattr(param, "name", None))
+        for param in params
+    )

@@ -59,6 +59,11 @@ def prompt_text(descriptor: Mapping[str, Any]) -> str:
     return reason if isinstance(reason, str) and reason else "(no message)"
 
 
+ANY_OBJECT = {"type": "object"}
+"""The arguments of a tool whose input schema is unknown: an object, whatever it holds
+(`replay.resume.answers` refuses any other edit)."""
+
+
 def _tool_and_args(descriptor: Mapping[str, Any]) -> tuple[str | None, Any]:
     binding = binding_of(descriptor) or {}
     metadata = descriptor.get("metadata")
@@ -133,6 +138,8 @@ class Prompter:
             return AnswerSpec(Action.CANCEL, interrupt_id, option=option)
         if choice == "e":
             _, args = _tool_and_args(descriptor)
+            if input_schema is None:  # unknown schemas: any object, as `--edit` takes
+                input_schema, args = ANY_OBJECT, args if isinstance(args, dict) else None
             edited = self.value(input_schema, "arguments", defaults=args)
             return AnswerSpec(Action.EDIT, interrupt_id, edited, True, option)
         approved = choice == "a"
@@ -199,6 +206,8 @@ class Prompter:
                 hint = "y/n"
             elif kind in ("string", "number", "integer"):
                 hint = str(kind)
+            elif kind == "object":
+                hint = "JSON object"
             else:
                 hint = "JSON"
             reply = self.ask(f"  {visible(label)} ({hint}{optional}{shown_default}): ").strip()
@@ -239,6 +248,7 @@ def _parse(reply: str, kind: Any, enum: Any) -> tuple[Any, bool]:
             return int(number), True
         return number, True
     try:
-        return bounded_json.loads(reply), True
+        value = bounded_json.loads(reply)
     except ValueError:
         return None, False
+    return (value, True) if kind != "object" or isinstance(value, dict) else (None, False)

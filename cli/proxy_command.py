@@ -87,6 +87,11 @@ def recovery_lines(recovered: list[Recovered]) -> list[str]:
                 f"agui proxy: {placeholder} holds what a killed proxy recorded ({found.size}"
                 f" bytes); it stays, hidden: {visible(found.error)}"
             )
+        elif found.placed and found.kept is not None:
+            lines.append(
+                f"agui proxy: removed {placeholder}: a killed proxy had already recorded its"
+                f" bytes as {visible(str(found.kept))}"
+            )
         elif found.kept is None:
             lines.append(f"agui proxy: removed {placeholder}, left empty by a killed proxy")
         else:
@@ -214,7 +219,7 @@ def run_proxy(
     )
 
     def say(text: str, style: str | None = None) -> None:
-        out.print(text, style=style, markup=False, highlight=False, soft_wrap=True)
+        out.print(text, style=style, markup=False, highlight=False, soft_wrap=True, emoji=False)
 
     lock = threading.Lock()  # exchanges end on the server's threads
     reader_gone = threading.Event()

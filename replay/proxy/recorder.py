@@ -288,6 +288,10 @@ class Recovered:
     could not be moved (`error` says why; the placeholder stays)."""
     size: int
     error: str | None = None
+    placed: bool = False
+    """The killed proxy had already given its bytes their name, `kept` (it was killed
+    between linking them into place and removing the placeholder): only the placeholder
+    is removed."""
 
 
 RUN_ID_LOOK: Final = 1 << 16
@@ -298,17 +302,24 @@ def recover_killed(directory: Path) -> list[Recovered]:
     """Placeholders left by proxies killed mid-stream (SIGKILL, a crash, the machine
     going down): each holds what its client had been sent, and is kept as the
     incomplete recording it is, `NNN-<runId>.partial.sse` under its own number (the run
-    id read from its first event; never over another file), or removed when nothing
-    had reached it. A placeholder a live proxy is writing is never touched: it is
+    id read from its first event naming one; never over another file), or removed when nothing
+    had reached it, or when the killed proxy had already linked its bytes into place
+    (`Recovered.placed`). A placeholder a live proxy is writing is never touched: it is
     locked (`replay.proxy.numbering.orphans`). Its request body is not recovered: it
     was to be written when the stream ended."""
     recovered: list[Recovered] = []
     for orphan in orphans(directory):
         try:
-            size = os.fstat(orphan.fd).st_size
+            held = os.fstat(orphan.fd)
+            size = held.st_size
             if size == 0:
                 os.unlink(orphan.path)
                 recovered.append(Recovered(orphan.path, None, 0))
+                continue
+            placed = _other_name(orphan.path, held) if held.st_nlink > 1 else None
+            if placed is not None:  # a second name would record the exchange twice
+                os.unlink(orphan.path)
+                recovered.append(Recovered(orphan.path, placed, size, placed=True))
                 continue
             head = os.pread(orphan.fd, RUN_ID_LOOK, 0)
             stem = file_stem(orphan.number, _first_run_id(head))
@@ -326,16 +337,36 @@ def recover_killed(directory: Path) -> list[Recovered]:
     return recovered
 
 
+def _other_name(placeholder: Path, held: os.stat_result) -> Path | None:
+    """The name beside `placeholder` that its file also has (its recording, linked into
+    place by the proxy that was killed before it removed the placeholder)."""
+    try:
+        entries = list(os.scandir(placeholder.parent))
+    except OSError:
+        return None
+    for entry in entries:
+        if entry.name == placeholder.name:
+            continue
+        with contextlib.suppress(OSError):
+            found = entry.stat(follow_symlinks=False)
+            if (found.st_dev, found.st_ino) == (held.st_dev, held.st_ino):
+                return placeholder.parent / entry.name
+    return None
+
+
 def _first_run_id(head: bytes) -> str | None:
-    """The `runId` of the first event in a stream's first bytes, when it names one."""
+    """The first `runId` an event names in a stream's first bytes: a continuation's
+    starts with events that name none (`TOOL_CALL_RESULT`s, a 0.42.0 follow-up's replayed
+    call) before its `RUN_STARTED`, whose run id the request gave the live proxy too."""
     for line in head.split(b"\n"):
         if line.startswith(b"data:"):
             try:
                 data = json.loads(line[5:].decode("utf-8", errors="replace"))
             except (ValueError, RecursionError):
-                return None
+                continue
             run_id = data.get("runId") if isinstance(data, dict) else None
-            return run_id if isinstance(run_id, str) else None
+            if isinstance(run_id, str):
+                return run_id
     return None
 
 

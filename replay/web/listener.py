@@ -5,6 +5,7 @@ for a busy port before any thread starts, and a listen backlog large enough for 
 (the standard library's server keeps socketserver's 5 and resets the rest). `stop()`
 sets the shared stop flag, which cuts live streams short, and gives uvicorn at most
 `SHUTDOWN_DEADLINE_S` to close every connection, slow or half-sent ones included.
+`Endpoint` is what `agui replay --serve` and `agui proxy` build on it.
 """
 
 from __future__ import annotations

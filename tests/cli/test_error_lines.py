@@ -31,3 +31,17 @@ def test_a_missing_files_name_is_shown_escaped_on_one_line(tmp_path: Path) -> No
     assert result.stderr == (
         b"agui: " + os.fsencode(tmp_path) + b"/a\\x1b[31m\\xff\\x0ab.sse: no such file\n"
     )
+
+
+def test_a_name_holding_an_emoji_code_is_shown_as_it_is(tmp_path: Path) -> None:
+    # rich replaced `:smile:` with an emoji: the line named a file that is not there.
+    name = tmp_path / "x:smile:y.sse"
+    result = subprocess.run(
+        [sys.executable, "-c", AGUI, "replay", str(name)],
+        capture_output=True,
+        check=False,
+        text=True,
+        encoding="utf-8",
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"agui: {name}: no such file\n"

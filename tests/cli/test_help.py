@@ -121,6 +121,10 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
             " --from\n",
         ),
         (
+            ["resume", "--from", "rec.sse", "more.sse"],
+            "agui resume: got unexpected extra argument(s) (more.sse)\n",
+        ),
+        (
             ["proxy", "--upstream", "http://127.0.0.1:9", "up"],
             "agui proxy: got unexpected extra argument(s) (up)\n",
         ),

@@ -72,19 +72,8 @@ def test_a_stop_keeps_what_an_open_stream_had_sent(stop: signal.Signals, tmp_pat
         process, url = start_proxy(upstream.url(""), record)
         arrived = threading.Event()
         received: list[bytes] = []
-
-        def client() -> None:
-            try:
-                with httpx.stream("POST", url + "/chat", json={"runId": "r1"}, timeout=10) as r:
-                    for chunk in r.iter_raw():
-                        received.append(chunk)
-                        arrived.set()
-            except httpx.HTTPError:
-                pass  # the stop cuts the stream: what this test is about
-            finally:
-                arrived.set()
-
-        reader = threading.Thread(target=client)
+        # (the stop cuts the stream: what this test is about)
+        reader = threading.Thread(target=stream_until_sent, args=(url, received, arrived))
         reader.start()
         try:
             assert arrived.wait(10)
@@ -153,7 +142,7 @@ def stream_until_sent(url: str, received: list[bytes], arrived: threading.Event)
                 received.append(chunk)
                 arrived.set()
     except httpx.HTTPError:
-        pass  # the proxy is killed: the stream is cut
+        pass  # the proxy is stopped or killed: the stream is cut
     finally:
         arrived.set()
 
@@ -213,3 +202,21 @@ def test_the_next_proxy_keeps_what_a_killed_proxy_had_recorded(tmp_path: Path) -
         "002-r1.partial.request.json",
         "002-r1.partial.sse",
     ], names
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends signals")
+def test_the_proxys_lines_show_a_path_as_it_is(tmp_path: Path) -> None:
+    # rich turned `:smile:` into an emoji: the lines named a directory that is not there.
+    record = tmp_path / "rec:smile:"
+    record.mkdir()
+    (record / ".001.claim").write_bytes(FIRST)  # as a killed proxy leaves it
+    with scripted_server({"/chat": Route(body=[FIRST])}) as upstream:
+        process, _, said = start_proxy_saying(upstream.url(""), record)
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=15)
+    assert f"agui proxy: recording exchanges in {record}\n" in said
+    kept = record / "001-r1.partial.sse"
+    assert (
+        f"agui proxy: kept {kept}: the {len(FIRST)} bytes a killed proxy had recorded (its"
+        " stream was cut)\n"
+    ) in said

@@ -117,6 +117,15 @@ def test_an_approval_of_unknown_schemas_may_be_edited_as_json() -> None:
     assert prompter.answer(unknown).value == {"amount": 42, "recipient": "Ada"}
 
 
+def test_edited_arguments_of_unknown_schemas_are_asked_again_until_an_object() -> None:
+    # Any JSON was taken (`7`, `[1]`), which the resume then refused as a whole ("edited
+    # arguments must be a JSON object"), the answers given so far lost.
+    unknown = {key: value for key, value in APPROVAL.items() if key != "responseSchema"}
+    prompter, out, _ = scripted("e", "7", "[1]", '{"amount": 7}')
+    assert prompter.answer(unknown).value == {"amount": 7}
+    assert out.getvalue().count("not a valid JSON object value") == 2
+
+
 def test_rejection_asks_for_the_branch_payload() -> None:
     prompter, _, _ = scripted("reject", "over limit")
     spec = prompter.answer(APPROVAL)

@@ -320,6 +320,19 @@ def test_a_killed_recorders_placeholder_is_kept_under_its_number(tmp_path: Path)
     assert recover_killed(tmp_path) == []
 
 
+def test_a_killed_continuations_placeholder_is_named_by_its_run_started(tmp_path: Path) -> None:
+    # A continuation streams events that name no run before its RUN_STARTED: the first
+    # event alone named none, and the recording was kept as `001-no-run-id.partial.sse`.
+    stream = (
+        b'data: {"type":"TOOL_CALL_RESULT","toolCallId":"c1","messageId":"m","content":"1"}\n\n'
+        b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r2"}\n\n'
+    )
+    (tmp_path / ".001.claim").write_bytes(stream)
+    (found,) = recover_killed(tmp_path)
+    assert found.kept == tmp_path / "001-r2.partial.sse"
+    assert found.kept.read_bytes() == stream
+
+
 def test_an_empty_placeholder_of_a_killed_recorder_is_removed(tmp_path: Path) -> None:
     (tmp_path / ".004.claim").write_bytes(b"")  # nobody holds it: as a killed proxy leaves it
     (found,) = recover_killed(tmp_path)
@@ -337,6 +350,24 @@ def test_a_stream_closed_but_not_yet_in_place_is_not_taken(tmp_path: Path) -> No
     stream.close()
     assert recover_killed(tmp_path) == []
     assert finish(exchange).stream == tmp_path / "001-r1.sse"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="hard links")
+def test_a_placeholder_already_linked_into_place_is_only_removed(tmp_path: Path) -> None:
+    # Killed between linking the stream into place and removing its placeholder: the
+    # bytes have their name already; a `.partial.sse` beside it recorded them twice.
+    stream = b'data: {"type":"RUN_STARTED","threadId":"t","runId":"r1"}\n\n'
+    (tmp_path / "001-r1.sse").write_bytes(stream)
+    os.link(tmp_path / "001-r1.sse", tmp_path / ".001.claim")
+    (found,) = recover_killed(tmp_path)
+    assert (found.kept, found.size, found.error, found.placed) == (
+        tmp_path / "001-r1.sse",
+        len(stream),
+        None,
+        True,
+    )
+    assert [path.name for path in tmp_path.iterdir()] == ["001-r1.sse"]
+    assert (tmp_path / "001-r1.sse").read_bytes() == stream
 
 
 def test_recovery_never_replaces_a_file(tmp_path: Path) -> None:
