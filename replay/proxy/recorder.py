@@ -125,7 +125,12 @@ class RecordedExchange:
             return
         self._number(claim.number)
         self._claim = claim.path
-        self._lock = os.dup(claim.fd)
+        try:
+            self._lock = os.dup(claim.fd)
+        except OSError as error:  # no descriptor left (EMFILE): not recorded, nothing leaks
+            os.close(claim.fd)
+            self._fail(error, self._target(complete=True))
+            return
         # Unbuffered: each chunk is on disk (in the page cache) once it has passed, so a
         # proxy killed mid-stream (SIGKILL, no chance to flush) loses none of what the
         # client already got. A chunk is an event or a few: one write each is cheap.

@@ -400,3 +400,20 @@ def finish(exchange: RecordedExchange) -> Saved:
         response_headers=[],
         end="complete",
     )
+
+
+def test_no_descriptor_left_means_not_recorded_and_nothing_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The placeholder's lock needs a second descriptor; without one (EMFILE) the
+    # exchange is not recorded, and neither the placeholder nor its descriptor is left.
+    def no_descriptor(fd: int) -> int:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(os, "dup", no_descriptor)
+    exchange = Recorder(tmp_path).open("r1", b"{}")
+    exchange.write(b"data: {}\n\n")
+    saved = finish(exchange)
+    assert saved.stream is None
+    assert saved.error == f"not recorded: {tmp_path / '001-r1.sse'}: Too many open files"
+    assert list(tmp_path.iterdir()) == []
