@@ -108,7 +108,13 @@ def _masked(console: Console, mask: Any) -> Console:
 
     from replay.resume.secret_mask import MaskedWriter
 
-    return Console(
+    class _MaskedConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # the wrapped console's answer: stdout's raises `BrokenPipeError` (141, and
+            # `--record` reads on), where rich's own would exit with 1 at once
+            console.on_broken_pipe()
+
+    return _MaskedConsole(
         file=MaskedWriter(console.file, mask),  # type: ignore[arg-type]
         width=console.width,
         force_terminal=console.is_terminal,
@@ -134,9 +140,10 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
     interactive = options.interactive
     if interactive is None:
         interactive = ctx.stdin_is_tty() and not options.json_output
+    view = _View(options, ctx, interactive)
     result = resume_run(
         options.job,
-        _View(options, ctx, interactive),
+        view,
         environ=ctx.environ,
         now=ctx.now,
         run_id_factory=ctx.run_id_factory,
@@ -192,7 +199,8 @@ def run_resume(options: ResumeOptions, context: ResumeContext | None = None) -> 
                 f"({options.job.record} was not written)"
             )
         ctx.err.print(f"agui: {said}", markup=False, soft_wrap=True)
-    return _outcome(options, ctx, result)
+    code = _outcome(options, ctx, result)
+    return ExitCode.BROKEN_PIPE if view.reader_gone else code
 
 
 class _View:
@@ -205,6 +213,25 @@ class _View:
         self.ctx = ctx
         self.interactive = interactive
         self.timeline: Timeline | None = None
+        self.reader_gone = False
+        """stdout's reader went away while `--record` was saving the response."""
+
+    def _show(self, write: Callable[[], object]) -> None:
+        """Write on stdout, unless its reader went away. With `--record` a closed stdout
+        must not stop the job: the continuation was posted, and the whole response is
+        the only record of what the server did, so it is read to its end and recorded,
+        and only then does the command end with 141. Without it, stop at once."""
+        if self.reader_gone:
+            return
+        try:
+            write()
+        except BrokenPipeError:
+            if self.options.job.record is None:
+                raise
+            from cli.errors import silence_stdout
+
+            silence_stdout()  # what is still buffered goes nowhere, without failing again
+            self.reader_gone = True
 
     def ask(self, paused: Any, waiting: Sequence[str]) -> list[Any] | None:
         if not self.interactive:
@@ -243,29 +270,38 @@ class _View:
         self.timeline = None if self.options.json_output else Timeline(self.ctx.out)
 
     def source(self, url: str, body: Mapping[str, Any]) -> None:
-        if self.timeline is not None:
-            self.timeline.source(url, body)  # type: ignore[arg-type]
+        timeline = self.timeline
+        if timeline is not None:
+            self._show(lambda: timeline.source(url, body))  # type: ignore[arg-type]
 
     def event(self, event: Any) -> None:
-        if self.timeline is not None:
-            self.timeline.event(event)
+        timeline = self.timeline
+        if timeline is not None:
+            self._show(lambda: timeline.event(event))
         else:
-            sys.stdout.write(event.text + "\n")
-            sys.stdout.flush()
+            self._show(lambda: _write_line(event.text))
 
     def run(self, run: Any) -> None:
-        if self.timeline is not None:
-            self.timeline.run(run)
+        timeline = self.timeline
+        if timeline is not None:
+            self._show(lambda: timeline.run(run))
 
     def problem(self, problem: Any) -> None:
-        if self.timeline is not None:
-            self.timeline.problem(problem)
+        timeline = self.timeline
+        if timeline is not None:
+            self._show(lambda: timeline.problem(problem))
         else:
             self.ctx.err.print(f"agui: {problem}", markup=False, soft_wrap=True)
 
     def close(self) -> None:
-        if self.timeline is not None:
-            self.timeline.close()
+        timeline = self.timeline
+        if timeline is not None:
+            self._show(timeline.close)
+
+
+def _write_line(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
 
 
 def _outcome(options: ResumeOptions, ctx: ResumeContext, sent: Any) -> ExitCode:
