@@ -164,6 +164,7 @@ def test_streams_in_flight_when_a_finding_cannot_be_written_reach_their_clients_
             readers = [Reader(url + "/slow") for _ in range(2)]
             for reader in readers:
                 reader.start()
+            for reader in readers:
                 assert reader.arrived.wait(10)
             refused = refused_while(url, readers)
             for reader in readers:
