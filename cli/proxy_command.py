@@ -234,12 +234,14 @@ def run_proxy(
                 stream.flush()
             except BrokenPipeError:
                 # Whoever read the JSON lines is gone: stop as any writer to a closed pipe
-                # does. Raising here would instead cut the exchange being reported.
+                # does, but only once the clients mid-stream have their answers whole.
+                # Raising here would cut the exchange being reported; a stop (Ctrl-C's)
+                # would cut every stream in flight.
                 if stream is not sys.stdout:
                     raise
                 reader_gone.set()
                 if server is not None:
-                    server.request_stop()
+                    server.request_drain()
 
     findings_to = sys.stderr if request.json_output else sys.stdout
 
@@ -276,8 +278,9 @@ def run_proxy(
             emit({"type": "listening", "url": server.url}, sys.stdout)
         if on_ready is not None:
             on_ready(server)
-        with _sigterm_as_interrupt():
-            server.wait()
+        if not reader_gone.is_set():  # the listening line found nobody: serve no one
+            with _sigterm_as_interrupt():
+                server.wait()
     except KeyboardInterrupt:
         stopped = True
     finally:

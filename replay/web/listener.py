@@ -4,7 +4,8 @@ Binding the socket ourselves gives a port number at once (`--serve 0`), a clear 
 for a busy port before any thread starts, and a listen backlog large enough for a burst
 (the standard library's server keeps socketserver's 5 and resets the rest). `stop()`
 sets the shared stop flag, which cuts live streams short, and gives uvicorn at most
-`SHUTDOWN_DEADLINE_S` to close every connection, slow or half-sent ones included.
+`SHUTDOWN_DEADLINE_S` to close every connection, slow or half-sent ones included;
+`request_drain()` stops accepting but lets every open exchange end whole, however long.
 `Endpoint` is what `agui replay --serve` and `agui proxy` build on it.
 """
 
@@ -110,6 +111,7 @@ class BackgroundServer:
         # left behind).
         self._finished = threading.Event()
         self._closed = False
+        self._draining = False
         self._deadline = shutdown_deadline
 
     @property
@@ -158,6 +160,22 @@ class BackgroundServer:
         self.stopping.set()
         self._server.should_exit = True
 
+    def request_drain(self) -> None:
+        """Stop accepting, and let `wait()` return once every open exchange has ended
+        on its own: no stream is cut, however long it runs. Safe from any thread.
+
+        For a server whose reason to run is gone (the reader of a proxy's log left) but
+        whose clients are mid-stream: a stop would cut them, and uvicorn's graceful
+        deadline would cut any stream longer than it. A later `stop()` still cuts what
+        is left.
+        """
+        if self.stopping.is_set():
+            return  # a stop is under way: it keeps its deadline
+        self._draining = True
+        # read by uvicorn's shutdown when it begins, after it sees `should_exit`
+        self._server.config.timeout_graceful_shutdown = None
+        self._server.should_exit = True
+
     def stop(self) -> None:
         """Cut streams short, stop accepting, close every connection. Idempotent."""
         if self._closed:
@@ -165,7 +183,10 @@ class BackgroundServer:
         self._closed = True
         self.request_stop()
         if self._thread is not None:
-            # uvicorn gives connections the graceful deadline, then cancels them.
+            # uvicorn gives connections the graceful deadline, then cancels them; a drain
+            # under way waits without one, so it is ended here instead.
+            if self._draining and not self._finished.wait(self._deadline):
+                self._server.force_exit = True
             self._finished.wait(self._deadline + 3)
         self._sock.close()
 
@@ -206,6 +227,11 @@ class Endpoint:
     def request_stop(self) -> None:
         """Ask `wait()` to return, from any thread, without waiting (see `BackgroundServer`)."""
         self._http.request_stop()
+
+    def request_drain(self) -> None:
+        """Stop accepting; `wait()` returns once open exchanges end whole (see
+        `BackgroundServer`)."""
+        self._http.request_drain()
 
     def shutdown(self) -> None:
         """Stop accepting, cut streams short, close every socket. Idempotent."""
