@@ -81,22 +81,22 @@ def recovery_lines(recovered: list[Recovered]) -> list[str]:
     """What became of each placeholder a killed proxy left, one line each."""
     lines = []
     for found in recovered:
-        placeholder = visible(str(found.placeholder))
+        placeholder = visible_line(str(found.placeholder))
         if found.error is not None:
             lines.append(
                 f"agui proxy: {placeholder} holds what a killed proxy recorded ({found.size}"
-                f" bytes); it stays, hidden: {visible(found.error)}"
+                f" bytes); it stays, hidden: {visible_line(found.error)}"
             )
         elif found.placed and found.kept is not None:
             lines.append(
                 f"agui proxy: removed {placeholder}: a killed proxy had already recorded its"
-                f" bytes as {visible(str(found.kept))}"
+                f" bytes as {visible_line(str(found.kept))}"
             )
         elif found.kept is None:
             lines.append(f"agui proxy: removed {placeholder}, left empty by a killed proxy")
         else:
             lines.append(
-                f"agui proxy: kept {visible(str(found.kept))}: the {found.size} bytes a killed"
+                f"agui proxy: kept {visible_line(str(found.kept))}: the {found.size} bytes a killed"
                 " proxy had recorded (its stream was cut)"
             )
     return lines

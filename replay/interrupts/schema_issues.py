@@ -28,15 +28,18 @@ def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], 
     validator_class = jsonschema.validators.validator_for(
         schema, default=jsonschema.Draft202012Validator
     )
-    if "$schema" not in schema and _draft07_only(schema):
-        # TanStack sends a client tool's (and a generic item's) responseSchema as zod's
-        # draft-07 export with `$schema` removed: a tuple there (`items: [...]`) is no
-        # draft-2020-12 schema, and read as one every answer would be refused.
-        validator_class = jsonschema.Draft7Validator
     try:
         # A recorded schema is untrusted: prove it a schema before applying it, since
         # jsonschema applies a malformed keyword (`"type": 5`) by raising TypeError.
-        validator_class.check_schema(schema)
+        try:
+            validator_class.check_schema(schema)
+        except (jsonschema.exceptions.SchemaError, TypeError, ValueError, RecursionError):
+            # TanStack sends a client tool's (and a generic item's) responseSchema as
+            # zod's draft-07 export with `$schema` removed: a tuple there (`items: [...]`)
+            # is no draft-2020-12 schema, and read as one every answer would be refused.
+            if "$schema" in schema or not _valid(jsonschema.Draft7Validator, schema):
+                raise
+            validator_class = jsonschema.Draft7Validator
         validator = validator_class(schema)
         found = list(validator.iter_errors(value))
     except jsonschema.exceptions.SchemaError as error:
@@ -58,18 +61,15 @@ def schema_errors(schema: Any, value: Any) -> list[tuple[tuple[str | int, ...], 
     return sorted(issues, key=position)
 
 
-def _draft07_only(schema: dict[str, Any]) -> bool:
-    """Whether `schema` is a draft-07 schema but no draft-2020-12 one."""
+def _valid(validator_class: Any, schema: dict[str, Any]) -> bool:
+    """Whether `schema` is a schema of `validator_class`'s draft."""
     import jsonschema
 
-    def valid(validator_class: Any) -> bool:
-        try:
-            validator_class.check_schema(schema)
-        except (jsonschema.exceptions.SchemaError, TypeError, ValueError, RecursionError):
-            return False
-        return True
-
-    return not valid(jsonschema.Draft202012Validator) and valid(jsonschema.Draft7Validator)
+    try:
+        validator_class.check_schema(schema)
+    except (jsonschema.exceptions.SchemaError, TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 _JS_TYPES = {"integer": "int"}
