@@ -96,48 +96,117 @@ def _expected_type(schema: Any) -> str:
     return _JS_TYPES.get(kind, kind) if isinstance(kind, str) else "value"
 
 
-def _zod_issues(error: Any) -> list[tuple[tuple[str | int, ...], str]]:
+Issue = tuple[tuple[str | int, ...], str]
+
+CHECK_KEYWORDS = frozenset(
+    {
+        "pattern",
+        "format",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+    }
+)
+"""Keywords zod exports from a check (`.min(3)`, `z.iso.datetime()`'s pattern): a failed
+check lets zod go on (`continue`), unlike a wrong type, value or missing key, and that
+decides what a union reports (`_union_issues`)."""
+
+FORMAT_WORDS = {
+    "date-time": "ISO datetime",
+    "date": "ISO date",
+    "email": "email address",
+    "uuid": "UUID",
+}
+"""zod's name for a string format it exports as `format` + `pattern`: a value the
+pattern refuses is `Invalid ISO datetime` (zod 4.6.7's words, compared with zod's own in
+tests/interop/test_schema_issues_interop.py)."""
+
+
+def _zod_issues(error: Any) -> list[Issue]:
+    return _issues(error)[0]
+
+
+def _issues(error: Any) -> tuple[list[Issue], bool]:
+    """zod's issues for one violation, and whether they stop zod (`aborted`): every one
+    does but a failed check, and a union reporting only such (`CHECK_KEYWORDS`)."""
     path = tuple(error.absolute_path)
     if error.validator == "type":
         expected = _expected_type({"type": error.validator_value})
-        return [(path, f"Invalid input: expected {expected}, received {_js_type(error.instance)}")]
+        message = f"Invalid input: expected {expected}, received {_js_type(error.instance)}"
+        return [(path, message)], True
     if error.validator == "required" and isinstance(error.instance, dict):
         properties = error.schema.get("properties") or {}
         return [
-            (
-                (*path, name),
-                f"Invalid input: expected {_expected_type(properties.get(name))}, "
-                "received undefined",
-            )
+            ((*path, name), _missing(properties.get(name)))
             for name in error.validator_value
             if name not in error.instance and f"{name!r} is a required property" == error.message
-        ]
+        ], True
     if error.validator == "const":
-        return [(path, f"Invalid input: expected {canonical_json(error.validator_value)}")]
+        return [(path, f"Invalid input: expected {canonical_json(error.validator_value)}")], True
     if error.validator == "enum":
         options = "|".join(canonical_json(option) for option in error.validator_value)
-        return [(path, f"Invalid option: expected one of {options}")]
+        return [(path, f"Invalid option: expected one of {options}")], True
     if error.validator in ("anyOf", "oneOf") and isinstance(error.validator_value, list):
         return _union_issues(error, path)
-    return [(path, str(error.message))]
+    if error.validator == "pattern" and isinstance(error.schema, dict):
+        given = error.schema.get("format")
+        named = FORMAT_WORDS.get(given) if isinstance(given, str) else None
+        if named is not None:
+            return [(path, f"Invalid {named}")], False
+    return [(path, str(error.message))], error.validator not in CHECK_KEYWORDS
 
 
-def _union_issues(
-    error: Any, path: tuple[str | int, ...]
-) -> list[tuple[tuple[str | int, ...], str]]:
+def _missing(schema: Any) -> str:
+    """zod's words for a missing key: its schema found `undefined`. A union refuses it as
+    a union does (`Invalid input`); `.nullable()` is no union: its inner schema speaks."""
+    branches = schema.get("anyOf", schema.get("oneOf")) if isinstance(schema, dict) else None
+    if isinstance(branches, list):
+        inner = [branch for branch in branches if branch != {"type": "null"}]
+        if len(branches) == 2 and len(inner) == 1:
+            return _missing(inner[0])
+        return "Invalid input"
+    return f"Invalid input: expected {_expected_type(schema)}, received undefined"
+
+
+def _union_issues(error: Any, path: tuple[str | int, ...]) -> tuple[list[Issue], bool]:
     """zod's words for a union: `.nullable()` (exported as `anyOf [X, {type: null}]`) is no
-    union in zod, which reports what X found; any other union is just `Invalid input`."""
+    union in zod, which reports what X found. In any other union, zod reports the issues of
+    the one option that failed only its checks (a datetime's format, say) when every other
+    option stopped at a wrong type or value; else just `Invalid input`."""
     branches = error.validator_value
+    by_branch: dict[int, list[Any]] = {}
+    for sub in error.context:
+        head = sub.relative_schema_path[0] if sub.relative_schema_path else None
+        if isinstance(head, int):
+            by_branch.setdefault(head, []).append(sub)
     if len(branches) == 2 and error.instance is not None:
         nulls = [i for i, branch in enumerate(branches) if branch == {"type": "null"}]
         if len(nulls) == 1:
-            inner = 1 - nulls[0]
-            found = [
-                issue
-                for sub in error.context
-                if sub.relative_schema_path and sub.relative_schema_path[0] == inner
-                for issue in _zod_issues(sub)
-            ]
+            found, aborted = _branch_issues(by_branch.get(1 - nulls[0], []))
             if found:
-                return found
-    return [(path, "Invalid input")]
+                return found, aborted
+    # (every option failed, each with an error; a oneOf matching twice has an option
+    # without one: zod has no such union, and it stays `Invalid input`)
+    if len(by_branch) == len(branches):
+        results = [_branch_issues(by_branch[i]) for i in range(len(branches))]
+        going_on = [found for found, aborted in results if not aborted]
+        if len(going_on) == 1 and going_on[0]:
+            return going_on[0], False
+    return [(path, "Invalid input")], True
+
+
+def _branch_issues(errors: list[Any]) -> tuple[list[Issue], bool]:
+    """One option's issues, and whether any of them stopped zod."""
+    found: list[Issue] = []
+    aborted = False
+    for sub in errors:
+        issues, stops = _issues(sub)
+        found.extend(issues)
+        aborted = aborted or stops
+    return found, aborted

@@ -35,6 +35,7 @@ from replay.large.work_sharing import Helper, in_order
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator, translate_stream
 from replay.wire import bounded_json
+from replay.wire.event_json import strict_from_json
 from replay.wire.problems import Problem
 from replay.wire.stream_position import Position
 
@@ -98,12 +99,13 @@ def layout(fd: int, size: int, piece_size: int = PIECE_SIZE) -> Layout | None:
 def _starts_a_run(piece: bytes) -> bool:
     """Whether the piece's first frame is one the one-stream translator starts a run at:
     a JSON object whose `type` is `RUN_STARTED` — not bytes that only start like one
-    (invalid JSON, a later duplicate `type` key, nesting past the limit)."""
+    (invalid JSON, a `NaN`/`Infinity` literal, a later duplicate `type` key, nesting past
+    the limit)."""
     if not piece.startswith(RUN_STARTED_FRAME):
         return False
     line = piece[len(b"data: ") : piece.index(b"\n")]
     try:
-        data = bounded_json.loads(line.decode("utf-8", errors="replace"))
+        data = strict_from_json(line.decode("utf-8", errors="replace"), bounded_json.loads)
     except ValueError:
         return False
     return isinstance(data, dict) and data.get("type") == "RUN_STARTED"

@@ -142,7 +142,9 @@ def _last_location(
 def _learn(templates: DeltaTemplates, text: bytes) -> None:
     """Offer an event as an exemplar when it is valid, compact and has no `null` field."""
     try:
-        data = from_json(text)
+        # (a `NaN`/`Infinity` literal is no JSON: an exemplar holding one would copy
+        # every frame like it through unread, where the plain path reports it)
+        data = from_json(text, allow_inf_nan=False)
     except ValueError:
         return
     if type(data) is not dict or None in data.values():

@@ -50,11 +50,11 @@ def is_continuation(body: dict[str, Any] | None) -> bool:
 
 def legacy_follow_up(body: dict[str, Any]) -> dict[str, Any]:
     """The legacy follow-up for a native continuation; `Unbridgeable` when there is none."""
-    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    messages = [m for m in _list(body.get("messages")) if isinstance(m, dict)]
     calls = _tool_calls(messages)
     approvals: dict[str, tuple[str, bool]] = {}
     outputs: dict[str, Any] = {}
-    for entry in body.get("resume") or []:
+    for entry in _list(body.get("resume")):
         interrupt_id, call_id, kind = _target(entry, calls)
         status = entry.get("status")
         if status == "cancelled":
@@ -82,13 +82,28 @@ def legacy_follow_up(body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _list(value: Any) -> list[Any]:
+    """A body's list field, or nothing: the body is the client's and may hold anything."""
+    return value if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str | None:
+    """A string field, or None: a list or object there must not be looked up by value."""
+    return value if isinstance(value, str) else None
+
+
 def _tool_calls(messages: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Every assistant tool call of the history, by id."""
+    """Every assistant tool call of the history, by id.
+
+    Only `toolCalls`: a native client sends no UIMessage `parts`, and a message that
+    already has parts keeps them as they are (`_history`), so a call named only in parts
+    could not carry its decision to the legacy server; its answer is refused instead.
+    """
     found: dict[str, dict[str, Any]] = {}
     for message in messages:
         if message.get("role") != "assistant":
             continue
-        for call in message.get("toolCalls") or []:
+        for call in _list(message.get("toolCalls")):
             if isinstance(call, dict) and isinstance(call.get("id"), str):
                 found[call["id"]] = call
     return found
@@ -119,7 +134,7 @@ def _history(
         message = copy.deepcopy(original)
         role = message.get("role")
         if role == "tool":
-            call_id = message.get("toolCallId")
+            call_id = _text(message.get("toolCallId"))
             # The native client's placeholder for an approved call ("pendingExecution")
             # would read as the tool's result; the decision goes into the parts instead.
             if call_id in approvals or _is_placeholder(message):
@@ -148,7 +163,7 @@ def _parts(
     if isinstance(content, str) and content:
         parts.append({"type": "text", "content": content})
     results: list[dict[str, Any]] = []
-    for call in message.get("toolCalls") or []:
+    for call in _list(message.get("toolCalls")):
         if not isinstance(call, dict):
             continue
         function = call.get("function") or {}
@@ -161,7 +176,7 @@ def _parts(
             "state": "input-complete",
             "input": _parsed(arguments),
         }
-        call_id = call.get("id")
+        call_id = _text(call.get("id"))
         if call_id in approvals:
             interrupt_id, approved = approvals[call_id]
             part["state"] = "approval-responded"

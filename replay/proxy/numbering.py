@@ -8,8 +8,8 @@ not the directory can be locked. The exchange's bytes are written into its place
 number, so a number that is taken always shows in the directory: as a placeholder or as
 recorded files. Each placeholder is locked while its writer has it open; a process killed
 meanwhile leaves its placeholder, hidden and unlocked, holding what had arrived, until
-the next proxy recording there finds it (`orphans`) and keeps it under its number
-(`replay.proxy.recorder.recover_killed`).
+the next proxy recording there finds it (`orphans`) and keeps it under its number, or
+the next free one when its name is taken (`replay.proxy.recorder.recover_killed`).
 
 Numbers continue from one past the highest in the directory. Where the directory can be
 locked (`flock`), the scan and the claim happen under the lock, so the scan sees every

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from replay.proxy.headers import redacted
-from replay.proxy.numbering import Numbers, Unclaimed, claim_path, orphans
+from replay.proxy.numbering import Numbers, Orphan, Unclaimed, claim_path, orphans
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 NO_RUN_ID: Final = "no-run-id"
@@ -307,11 +307,12 @@ def recover_killed(directory: Path) -> list[Recovered]:
     """Placeholders left by proxies killed mid-stream (SIGKILL, a crash, the machine
     going down): each holds what its client had been sent, and is kept as the
     incomplete recording it is, `NNN-<runId>.partial.sse` under its own number (the run
-    id read from its first event naming one; never over another file), or removed when nothing
-    had reached it, or when the killed proxy had already linked its bytes into place
-    (`Recovered.placed`). A placeholder a live proxy is writing is never touched: it is
-    locked (`replay.proxy.numbering.orphans`). Its request body is not recovered: it
-    was to be written when the stream ended."""
+    id read from its first event naming one; never over another file: when that name is
+    taken, under the next free number), or removed when nothing had reached it, or when
+    the killed proxy had already linked its bytes into place (`Recovered.placed`).
+    A placeholder a live proxy is writing is never touched: it is locked
+    (`replay.proxy.numbering.orphans`). Its request body is not recovered: it was to be
+    written when the stream ended."""
     recovered: list[Recovered] = []
     for orphan in orphans(directory):
         try:
@@ -327,12 +328,11 @@ def recover_killed(directory: Path) -> list[Recovered]:
                 recovered.append(Recovered(orphan.path, placed, size, placed=True))
                 continue
             head = os.pread(orphan.fd, RUN_ID_LOOK, 0)
-            stem = file_stem(orphan.number, _first_run_id(head))
-            target = directory / f"{stem}.partial.sse"
             try:
-                _link(orphan.path, target)
-            except OSError as error:
-                recovered.append(Recovered(orphan.path, None, size, _reason(error, target)))
+                target = _keep(orphan, _first_run_id(head))
+            except _NotKept as refused:
+                reason = _reason(refused.error, refused.target)
+                recovered.append(Recovered(refused.placeholder, None, size, reason))
             else:
                 recovered.append(Recovered(orphan.path, target, size))
         except OSError as error:
@@ -340,6 +340,53 @@ def recover_killed(directory: Path) -> list[Recovered]:
         finally:
             os.close(orphan.fd)
     return recovered
+
+
+class _NotKept(Exception):
+    """A killed proxy's bytes could not be given a name: why, the name, and the
+    placeholder they are still in (a new number's, once their own name was taken)."""
+
+    def __init__(self, error: OSError, target: Path, placeholder: Path) -> None:
+        super().__init__(error, target, placeholder)
+        self.error = error
+        self.target = target
+        self.placeholder = placeholder
+
+
+def _keep(orphan: Orphan, run_id: str | None) -> Path:
+    """Link a killed proxy's placeholder to `NNN-<runId>.partial.sse`. A name some other
+    file holds is never replaced: the bytes take a new number, as a live exchange's do
+    (`RecordedExchange._place`), so they are kept now rather than left hidden, and
+    warned about, at every start."""
+    directory = orphan.path.parent
+    placeholder, number = orphan.path, orphan.number
+    numbers: Numbers | None = None
+    while True:
+        target = directory / f"{file_stem(number, run_id)}.partial.sse"
+        try:
+            _link(placeholder, target)
+        except FileExistsError:
+            numbers = numbers or Numbers(directory)
+            try:
+                claim = numbers.take()
+            except Unclaimed as refused:
+                raise _NotKept(refused.error, target, placeholder) from None
+            try:
+                # The bytes move to the new number's placeholder, which holds it: until
+                # they have their name, they are a placeholder like any other. (They
+                # stay locked meanwhile: the lock is on the file, held by `orphan.fd`.)
+                os.replace(placeholder, claim.path)
+            except OSError as error:
+                with contextlib.suppress(OSError):
+                    os.unlink(claim.path)
+                raise _NotKept(error, target, placeholder) from None
+            finally:
+                os.close(claim.fd)
+            placeholder, number = claim.path, claim.number
+        except OSError as error:
+            raise _NotKept(error, target, placeholder) from None
+        else:
+            return target
 
 
 def _other_name(placeholder: Path, held: os.stat_result) -> Path | None:

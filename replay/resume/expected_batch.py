@@ -36,7 +36,10 @@ def history_calls(messages: Sequence[Mapping[str, Any]]) -> dict[str, HistoryCal
     As `getPendingToolCallsFromMessages` (`@tanstack/ai` 0.58.0): a `role:"tool"`
     message completes its call unless its content is the client's synthetic approval
     marker (`pendingExecution: true`, §4.5), and provider-executed calls
-    (`metadata.providerExecuted`) are never pending nor answerable.
+    (`metadata.providerExecuted`) are never pending nor answerable. Only `toolCalls`
+    count: `chatParamsFromRequest` drops UIMessage `parts` before the server reads the
+    history, so a call named only there is unknown to it (unlike `agui replay`'s check of
+    a 0.42.0 follow-up, `replay.runs.history_tool_calls`, whose server reads parts).
     """
     hosted = _provider_executed(messages)
     names: dict[str, str] = {}

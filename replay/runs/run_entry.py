@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from replay.interrupts.binding import non_empty
+from replay.runs.history_tool_calls import history_tool_call_ids
 from replay.runs.terminal_blocks import TerminalText
 from replay.runs.transcript import Outcome, RunTranscript
 from replay.wire import event_json
@@ -95,14 +95,5 @@ def own_tool_calls(transcript: RunTranscript) -> set[str]:
 
 
 def message_tool_calls(messages: Iterable[Any]) -> set[str]:
-    """Tool-call ids named by assistant messages (`toolCalls[].id`) of a message list."""
-    ids: set[str] = set()
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        calls = message.get("toolCalls")
-        if isinstance(calls, list):
-            ids.update(
-                call["id"] for call in calls if isinstance(call, dict) and non_empty(call.get("id"))
-            )
-    return ids
+    """Tool-call ids named by a message list (`toolCalls[].id` or a `tool-call` part)."""
+    return history_tool_call_ids(list(messages))

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from replay.runs.history_tool_calls import holds_tool_call
 from replay.runs.streams import (
     TEXT,
     TOOL,
@@ -243,20 +244,12 @@ class _OpenRun:
 
 def _replays_history_call(request: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> bool:
     """A 0.42.0 follow-up's replay of an approved call: a tool call event, before the run
-    starts, naming a tool call the request's history already holds."""
+    starts, naming a tool call the request's history already holds (in `toolCalls` or
+    in UIMessage `parts`)."""
     if kind not in REPLAYED_CALL_TYPES or request is None:
         return False
     call_id = text_value(data.get("toolCallId"))
-    messages = request.get("messages")
-    if call_id is None or not isinstance(messages, list):
-        return False
-    for message in messages:
-        calls = message.get("toolCalls") if isinstance(message, dict) else None
-        if isinstance(calls, list) and any(
-            isinstance(call, dict) and call.get("id") == call_id for call in calls
-        ):
-            return True
-    return False
+    return call_id is not None and holds_tool_call(request.get("messages"), call_id)
 
 
 class TranscriptBuilder:

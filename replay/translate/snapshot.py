@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from replay.runs.history_tool_calls import history_tool_call_ids
 from replay.translate.run_record import RunRecord
 
 # Fields a legacy UIMessage may carry that the AG-UI wire message form keeps.
@@ -82,18 +83,11 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 
 
 def history_tool_calls(request: dict[str, Any] | None) -> frozenset[str]:
-    """Tool-call ids already in the request history (a continuation re-announces them)."""
+    """Tool-call ids already in the request history (a continuation re-announces them),
+    named in `toolCalls` or in UIMessage `parts` (`replay.runs.history_tool_calls`)."""
     if request is None:
         return frozenset()
-    ids: set[str] = set()
-    for message in _dicts(request.get("messages")):
-        for call in _dicts(message.get("toolCalls")):
-            if isinstance(call.get("id"), str):
-                ids.add(call["id"])
-        for part in _dicts(message.get("parts")):
-            if part.get("type") == "tool-call" and isinstance(part.get("id"), str):
-                ids.add(part["id"])
-    return frozenset(ids)
+    return frozenset(history_tool_call_ids(request.get("messages")))
 
 
 def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:

@@ -168,11 +168,11 @@ def parse_frames(
     `start_index` is the first message's index (a stream read from its middle).
     """
     noticed = [False]
-    parse = event_json.parser()
+    # (a `NaN`/`Infinity` literal is refused here, as `{bad` is: the per-message path
+    # below reports it as `invalid-json`, and `agui translate` copies the frame as is)
+    parse = event_json.strict_parser()
     for index, frame in enumerate(frames, start_index):
         if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
-            # (a `NaN`/`Infinity` literal is taken here: `agui translate` writes it as
-            # JSON's null; a check reports it where it validates, `decode_events`)
             text = frame[0]
             try:
                 data = parse(text)

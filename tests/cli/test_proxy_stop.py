@@ -220,3 +220,52 @@ def test_the_proxys_lines_show_a_path_as_it_is(tmp_path: Path) -> None:
         f"agui proxy: kept {kept}: the {len(FIRST)} bytes a killed proxy had recorded (its"
         " stream was cut)\n"
     ) in said
+
+
+def _restart(upstream: str, record: Path) -> list[str]:
+    """Start a recording proxy, stop it, and give back what it said up to listening."""
+    process, _, said = start_proxy_saying(upstream, record)
+    process.send_signal(signal.SIGTERM)
+    process.communicate(timeout=15)
+    return said
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends signals")
+def test_a_killed_proxys_bytes_whose_name_is_taken_get_a_new_number(tmp_path: Path) -> None:
+    # The placeholder's own name, `001-r1.partial.sse`, is taken (here by the user's
+    # file): the bytes stayed hidden and were warned about at every start. Now they take
+    # the next free number, the usual line says where, and the start after is quiet.
+    record = tmp_path / "rec"
+    endless = Route(body=[FIRST, MORE], trickle=0.05, endless=True)
+    with scripted_server({"/chat": endless}) as upstream:
+        killed, url = start_proxy(upstream.url(""), record)
+        sent: list[bytes] = []
+        arrived = threading.Event()
+        reader = threading.Thread(target=stream_until_sent, args=(url, sent, arrived))
+        reader.start()
+        try:
+            assert arrived.wait(10)
+            killed.send_signal(signal.SIGKILL)
+            killed.communicate(timeout=15)
+        finally:
+            if killed.poll() is None:
+                killed.kill()
+                killed.communicate()
+            reader.join(10)
+        left = (record / ".001.claim").read_bytes()
+        assert left.startswith(b"".join(sent))
+        (record / "001-r1.partial.sse").write_text("the user's\n")
+        said = _restart(upstream.url(""), record)
+        again = _restart(upstream.url(""), record)
+    kept = record / "002-r1.partial.sse"
+    assert kept.read_bytes() == left
+    assert (
+        f"agui proxy: kept {kept}: the {len(left)} bytes a killed proxy had recorded (its"
+        " stream was cut)\n"
+    ) in said
+    assert not any("killed proxy" in line for line in again), again
+    assert (record / "001-r1.partial.sse").read_text() == "the user's\n"
+    assert sorted(path.name for path in record.iterdir()) == [
+        "001-r1.partial.sse",
+        "002-r1.partial.sse",
+    ]

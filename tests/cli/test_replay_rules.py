@@ -491,7 +491,44 @@ def test_an_event_without_a_string_type_is_named_as_such(tmp_path: Path) -> None
     assert ":  before" not in result.output
 
 
-def _legacy_follow_up(history_call: str, *, with_request: bool = True) -> Files:
+HISTORY_SHAPES = ("toolCalls", "parts", "both")
+
+
+def _history_message(history_call: str, shape: str) -> dict[str, Any]:
+    """The assistant message holding the call: AG-UI `toolCalls`, UIMessage `parts`, or
+    both, as `@tanstack/ai-client` 0.22.1 sends it (the legacy approve recording)."""
+    message: dict[str, Any] = {"id": "a1", "role": "assistant"}
+    if shape in ("toolCalls", "both"):
+        message["content"] = ""
+        message["toolCalls"] = [
+            {
+                "id": history_call,
+                "type": "function",
+                "function": {"name": "pick", "arguments": "{}"},
+            }
+        ]
+    if shape in ("parts", "both"):
+        message["parts"] = [
+            {"type": "text", "content": "I will pick."},
+            {
+                "type": "tool-call",
+                "id": history_call,
+                "name": "pick",
+                "arguments": "{}",
+                "state": "approval-responded",
+                "approval": {
+                    "id": f"approval_{history_call}",
+                    "needsApproval": True,
+                    "approved": True,
+                },
+            },
+        ]
+    return message
+
+
+def _legacy_follow_up(
+    history_call: str, *, with_request: bool = True, shape: str = "toolCalls"
+) -> Files:
     """A 0.42.0 follow-up: the approved call streamed again, its result, then the run."""
     result = {"type": "TOOL_CALL_RESULT", "messageId": "m0", "toolCallId": "c1", "content": "{}"}
     files: Files = {"run.sse": sse(TC_START, TC_ARGS, TC_END, result, RS, RF)}
@@ -501,18 +538,7 @@ def _legacy_follow_up(history_call: str, *, with_request: bool = True) -> Files:
             "runId": "r1",
             "messages": [
                 {"id": "u1", "role": "user", "content": "go"},
-                {
-                    "id": "a1",
-                    "role": "assistant",
-                    "content": "",
-                    "toolCalls": [
-                        {
-                            "id": history_call,
-                            "type": "function",
-                            "function": {"name": "pick", "arguments": "{}"},
-                        }
-                    ],
-                },
+                _history_message(history_call, shape),
             ],
             "tools": [],
             "context": [],
@@ -520,18 +546,43 @@ def _legacy_follow_up(history_call: str, *, with_request: bool = True) -> Files:
     return files
 
 
-def test_a_legacy_follow_up_streaming_the_approved_call_first_is_clean(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shape", HISTORY_SHAPES)
+def test_a_legacy_follow_up_streaming_the_approved_call_first_is_clean(
+    shape: str, tmp_path: Path
+) -> None:
     """@tanstack/ai 0.42.0 streams the approved call of the request's history again
-    before the follow-up's RUN_STARTED; it is the server's own order, not a finding."""
-    assert rules_found(tmp_path, _legacy_follow_up("c1")) == set()
+    before the follow-up's RUN_STARTED; it is the server's own order, not a finding.
+    The history may name the call in `toolCalls`, in UIMessage `parts`, or in both."""
+    assert rules_found(tmp_path, _legacy_follow_up("c1", shape=shape)) == set()
 
 
 @pytest.mark.parametrize(
     "files",
-    [_legacy_follow_up("c9"), _legacy_follow_up("c1", with_request=False)],
-    ids=["call-not-in-history", "no-request"],
+    [
+        _legacy_follow_up("c9"),
+        _legacy_follow_up("c9", shape="parts"),
+        _legacy_follow_up("c9", shape="both"),
+        _legacy_follow_up("c1", with_request=False),
+    ],
+    ids=["call-not-in-history", "call-not-in-parts", "call-in-neither", "no-request"],
 )
 def test_a_call_the_history_does_not_hold_still_needs_run_started(
     files: Files, tmp_path: Path
 ) -> None:
     assert rules_found(tmp_path, files) == {"missing-run-started"}
+
+
+def test_a_descriptor_naming_a_call_of_the_request_parts_is_known(tmp_path: Path) -> None:
+    """`unknown-interrupt-tool-call` reads the request history the same way: a call the
+    history names only in UIMessage `parts` is a call of this conversation."""
+    files = one_run(RS, paused(descriptor(toolCallId="c7")))
+    files["run.request.json"] = {
+        "threadId": "t1",
+        "runId": "r1",
+        "messages": [_history_message("c7", "parts")],
+        "tools": [],
+        "context": [],
+    }
+    assert "unknown-interrupt-tool-call" not in rules_found(tmp_path, files)
+    files["run.request.json"]["messages"] = [_history_message("c8", "parts")]
+    assert "unknown-interrupt-tool-call" in rules_found(tmp_path, files)

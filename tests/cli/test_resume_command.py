@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from replay.wire.canonical import hash_schema_input
 from tests.resume_http import Route, free_port, scripted_server
 
 NATIVE = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "native"
@@ -346,3 +347,46 @@ def test_a_run_error_with_control_characters_is_shown_not_obeyed() -> None:
         "agui: the server answered RUN_ERROR [x\\x1b[31m]: bad \\x1b]0;PWNED\\x07 \\x1b[2J\n"
         in result.stderr
     )
+
+
+def test_a_datetime_inside_a_union_is_refused_in_zods_words(tmp_path: Path) -> None:
+    """zod reports the datetime of the one union option that failed only its format, so
+    the local refusal names it too (not the union's `Invalid input`)."""
+    datetime = {
+        "type": "string",
+        "format": "date-time",
+        "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$",
+    }
+    schema = {
+        "type": "object",
+        "properties": {
+            "window": {
+                "anyOf": [
+                    {"type": "object", "properties": {"at": datetime}, "required": ["at"]},
+                    {"type": "string", "const": "now"},
+                ]
+            }
+        },
+        "required": ["window"],
+    }
+    item = {
+        "id": "g1",
+        "definitionId": "d",
+        "key": "k",
+        "batchIndex": 0,
+        "reason": "r",
+        "message": "m",
+        "responseSchema": schema,
+        "responseSchemaHash": hash_schema_input(schema),
+    }
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([item]))
+    base = ("--thread-id", "t", "--run-id", "run-1", "--items", str(items), "--dry-run")
+    refused = invoke(*base, "--answer", 'g1={"window":{"at":"yesterday"}}')
+    assert refused.exit_code == 2
+    assert (
+        "refused g1: Interrupt g1 payload is invalid: Invalid ISO datetime (at window/at)"
+        " [invalid-payload]"
+    ) in refused.stderr
+    accepted = invoke(*base, "--answer", 'g1={"window":{"at":"2026-12-02T10:00:00Z"}}')
+    assert accepted.exit_code == 0, accepted.stderr

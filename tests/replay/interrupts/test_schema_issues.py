@@ -106,3 +106,56 @@ def test_unions_use_zods_words_and_a_nullable_reports_its_inner_schema() -> None
         (("pair", 1), "Invalid input: expected number, received string"),
         (("window",), "Invalid input"),
     ]
+
+
+DATETIME = {
+    "type": "string",
+    "format": "date-time",
+    "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$",
+}
+"""`z.iso.datetime()`'s export (its pattern shortened): a format zod checks by pattern."""
+
+
+def test_a_union_whose_only_option_failing_a_check_is_a_datetime_reports_it() -> None:
+    """zod 4 reports the one option that failed only its checks, not `Invalid input`
+    (tests/interop/test_schema_issues_interop.py holds these against real zod)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "window": {
+                "anyOf": [
+                    {"type": "object", "properties": {"at": DATETIME}, "required": ["at"]},
+                    {"type": "string", "const": "now"},
+                ]
+            },
+            "when": {"anyOf": [DATETIME, {"type": "number"}]},
+        },
+        "required": ["window"],
+    }
+    assert schema_errors(schema, {"window": {"at": "yesterday"}, "when": "soon"}) == [
+        (("window", "at"), "Invalid ISO datetime"),
+        (("when",), "Invalid ISO datetime"),
+    ]
+    # every option stopped at a wrong type or value, or a missing key: the union speaks
+    assert schema_errors(schema, {"window": 5, "when": True}) == [
+        (("window",), "Invalid input"),
+        (("when",), "Invalid input"),
+    ]
+    assert schema_errors(schema, {}) == [(("window",), "Invalid input")]
+
+
+def test_a_union_of_two_options_failing_only_checks_is_invalid_input() -> None:
+    schema = {"anyOf": [DATETIME, {"type": "string", "minLength": 3}]}
+    assert schema_errors(schema, "x") == [((), "Invalid input")]
+
+
+def test_a_missing_nullable_key_is_worded_by_its_inner_schema() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"at": {"anyOf": [DATETIME, {"type": "null"}]}},
+        "required": ["at"],
+    }
+    assert schema_errors(schema, {}) == [
+        (("at",), "Invalid input: expected string, received undefined")
+    ]
+    assert schema_errors(schema, {"at": "x"}) == [(("at",), "Invalid ISO datetime")]

@@ -11,6 +11,7 @@ exit code of `agui translate` in each mode.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -167,6 +168,14 @@ EVENTS = st.sampled_from(
         {"type": "THINKING_TEXT_MESSAGE_CONTENT", "delta": "t"},
         {"type": "THINKING_END"},
         {"type": "RUN_ERROR", "message": "boom"},
+        # Not JSON (json.dumps writes the literals): refused as `{bad` is, in pieces too.
+        {"type": "RUN_STARTED", "runId": "r", "threadId": "t", "model": math.nan},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "x", "rawEvent": math.inf},
+        {
+            "type": "CUSTOM",
+            "name": "approval-requested",
+            "value": {"toolCallId": "c", "toolName": "f", "input": {"n": -math.inf}},
+        },
     ]
 )
 
@@ -198,11 +207,14 @@ LOOKALIKES = [
     b'data: {"type":"RUN_STARTED",runId:"r1"}\n\n',
     b'data: {"type":"RUN_STARTED","runId":"x","threadId":"t","type":"RUN_FINISHED"}\n\n',
     b'data: {"type":"RUN_STARTED","runId":"x","value":' + b"[" * 300 + b"]" * 300 + b"}\n\n",
+    b'data: {"type":"RUN_STARTED","runId":"x","threadId":"t","model":NaN}\n\n',
 ]
 """Frames that start like TanStack's `RUN_STARTED` but are not one to the translator."""
 
 
-@pytest.mark.parametrize("lookalike", LOOKALIKES, ids=["cut", "bad-json", "dup-type", "deep"])
+@pytest.mark.parametrize(
+    "lookalike", LOOKALIKES, ids=["cut", "bad-json", "dup-type", "deep", "nan"]
+)
 def test_a_frame_that_only_looks_like_run_started_is_no_cut(
     small_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lookalike: bytes
 ) -> None:

@@ -11,6 +11,7 @@ locations), `changed` and the reasoning state must all be equal.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +28,8 @@ from replay.translate.translation import Translator, translate_stream
 from replay.wire.stream_position import Position
 
 IDS = st.sampled_from(["m1", "m2", "c1", "c2", "é", 'q"x', ""])
+NOT_JSON = [math.nan, math.inf, -math.inf]
+"""Values `json.dumps` writes as `NaN`, `Infinity`, `-Infinity`."""
 CHARACTERS = ["a", " ", "é", '"', "\\", "\n", "/", "\u2028"]
 TEXT = st.text(alphabet=st.sampled_from(CHARACTERS), max_size=6)
 
@@ -86,6 +89,9 @@ def _event(draw: st.DrawFn) -> dict[str, Any]:
         event = {"type": kind}
     if draw(st.integers(0, 9)) == 0:
         event["timestamp"] = draw(st.integers(0, 10**13))
+    if draw(st.integers(0, 7)) == 0:
+        # Not JSON (json.dumps writes the literal): refused as `{bad` is, on both paths.
+        event["rawEvent"] = draw(st.sampled_from(NOT_JSON))
     return event
 
 

@@ -146,3 +146,48 @@ def test_done_markers_never_reach_the_native_client() -> None:
     assert (
         json.loads(text.strip().splitlines()[-1].removeprefix("data: "))["type"] == "RUN_FINISHED"
     )
+
+
+HOSTILE_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+HOSTILE_CALL = st.fixed_dictionaries(
+    {}, optional={"id": st.just("call_transfer_1") | HOSTILE_JSON, "function": HOSTILE_JSON}
+)
+HOSTILE_MESSAGE = st.fixed_dictionaries(
+    {"role": st.sampled_from(["assistant", "tool"]) | HOSTILE_JSON},
+    optional={
+        "toolCalls": st.lists(HOSTILE_CALL | HOSTILE_JSON, max_size=2) | HOSTILE_JSON,
+        "toolCallId": st.just("call_transfer_1") | HOSTILE_JSON,
+        "content": HOSTILE_JSON,
+        "parts": HOSTILE_JSON,
+    },
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(HOSTILE_MESSAGE | HOSTILE_JSON, max_size=3) | HOSTILE_JSON,
+    st.lists(HOSTILE_JSON, max_size=2) | HOSTILE_JSON,
+)
+def test_a_hostile_continuation_is_bridged_or_refused_never_raised(
+    messages: Any, resume: Any
+) -> None:
+    """The body is the client's: any shape of history or resume becomes a follow-up or
+    an `Unbridgeable` refusal, never another exception."""
+    body = continuation("tool-approval.approve")
+    # Beside the real history, so the real answer still finds its call and the hostile
+    # messages reach the rewriting of the history.
+    body["messages"] = [*body["messages"], *messages] if isinstance(messages, list) else messages
+    if resume is not None:
+        body["resume"] = [*body["resume"], *resume] if isinstance(resume, list) else resume
+    try:
+        follow_up = legacy_follow_up(body)
+    except Unbridgeable:
+        return
+    assert "resume" not in follow_up
+    assert all(isinstance(m, dict) for m in follow_up["messages"])

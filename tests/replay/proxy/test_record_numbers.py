@@ -370,14 +370,45 @@ def test_a_placeholder_already_linked_into_place_is_only_removed(tmp_path: Path)
     assert (tmp_path / "001-r1.sse").read_bytes() == stream
 
 
-def test_recovery_never_replaces_a_file(tmp_path: Path) -> None:
+def test_recovery_never_replaces_a_file_it_takes_a_new_number(tmp_path: Path) -> None:
+    # The placeholder's own name is taken: its bytes are kept under the next free number
+    # (past every number in the directory), not left hidden to be warned about again.
     (tmp_path / ".003.claim").write_bytes(b"data: {}\n\n")
     (tmp_path / "003-no-run-id.partial.sse").write_text("the user's\n")
+    (tmp_path / "005-r5.sse").write_text("recorded\n")
     (found,) = recover_killed(tmp_path)
-    assert found.kept is None
-    assert found.error == f"{tmp_path / '003-no-run-id.partial.sse'}: File exists"
+    kept = tmp_path / "006-no-run-id.partial.sse"
+    assert (found.placeholder, found.kept, found.size, found.error) == (
+        tmp_path / ".003.claim",
+        kept,
+        10,
+        None,
+    )
+    assert kept.read_bytes() == b"data: {}\n\n"
     assert (tmp_path / "003-no-run-id.partial.sse").read_text() == "the user's\n"
-    assert (tmp_path / ".003.claim").read_bytes() == b"data: {}\n\n"
+    assert hidden(tmp_path) == []
+    assert recover_killed(tmp_path) == []
+    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "007-r1.sse"
+
+
+def test_a_killed_recorders_taken_name_beside_a_live_one_skips_its_number(
+    tmp_path: Path,
+) -> None:
+    # Real processes: the killed one's name is taken, the live one holds the next number;
+    # the bytes go past it, and the live one's placeholder is never touched.
+    stream = 'data:{"type":"RUN_STARTED","threadId":"t","runId":"r1"}'
+    with workers(tmp_path, "a", "b") as (killed, live):
+        assert killed.ask(f"open {stream}") == "1"
+        assert live.ask("open alive") == "2"
+        killed.process.send_signal(signal.SIGKILL)
+        killed.process.wait()
+        (tmp_path / "001-r1.partial.sse").write_text("the user's\n")
+        (found,) = recover_killed(tmp_path)
+        assert found.kept == tmp_path / "003-r1.partial.sse"
+        assert found.kept.read_text() == stream
+        assert hidden(tmp_path) == [".002.claim"]
+        assert live.ask("finish alive") == str(tmp_path / "002-r1.sse")
+    assert recover_killed(tmp_path) == []
 
 
 def test_without_locks_no_placeholder_is_taken_for_a_killed_ones_placeholder(
