@@ -210,15 +210,16 @@ def handled_errors() -> Iterator[None]:
         raise fail(describe(error), code) from None
 
 
-_said: set[int | None] = set()
-"""The errnos of the file-less OS errors (stdout's, mostly) reported so far."""
+_said: set[tuple[object, int | None]] = set()
+"""The (file, errno) of the OS errors reported so far."""
 
 
 def first_report(error: OSError) -> bool:
-    """Whether this is the first report of a file-less OS error of this kind, and note it:
+    """Whether this is the first report of this OS error on this file, and note it:
     stdout that failed mid-run fails again when the entry point flushes what is still
     buffered, and the user is told once."""
-    if error.filename is not None or error.errno in _said:
-        return error.filename is not None
-    _said.add(error.errno)
+    key = (error.filename, error.errno)
+    if key in _said:
+        return False
+    _said.add(key)
     return True
