@@ -69,7 +69,7 @@ class _NamedStdout(io.FileIO):
             raise OSError(error.errno, error.strerror or str(error), STDOUT_NAME) from error
 
 
-class _WholeWrites(io.BufferedWriter):
+class WholeWrites(io.BufferedWriter):
     """A buffered stdout that hands every write to the system at once, as unbuffered
     stdout does, but writes all of it or raises."""
 
@@ -100,7 +100,7 @@ def complete_writes() -> None:
         return
     raw = _NamedStdout(descriptor, "wb", closefd=False)
     unbuffered = isinstance(stream.buffer, io.RawIOBase)
-    buffer = _WholeWrites(raw) if unbuffered else io.BufferedWriter(raw)
+    buffer = WholeWrites(raw) if unbuffered else io.BufferedWriter(raw)
     stream.flush()
     sys.stdout = io.TextIOWrapper(
         buffer,

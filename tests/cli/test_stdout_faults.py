@@ -251,20 +251,3 @@ def test_proxy_json_whose_exchange_line_meets_the_size_limit_ends_with_one_line(
         answer = httpx.post(url + "/chat", json={"runId": "r1"}, timeout=20)
         assert answer.content == STARTED + FINISHED  # its client is served whole
     assert out.read_bytes().startswith(b'{"type": "listening"')
-
-
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
-@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
-def test_stderr_on_a_full_device_is_exit_2(unbuffered: bool, tmp_path: Path) -> None:
-    # The notices are lost (no one can be told) and the run says it did not go well: 2,
-    # not the interpreter's 120 for a failed last flush. Unbuffered, the first notice
-    # fails at once and the translation stops there; buffered, it is whole.
-    argv = [AGUI, "translate", str(LEGACY)]
-    whole = subprocess.run(argv, capture_output=True, env=_env(unbuffered), check=False)
-    assert (whole.returncode, whole.stderr.count(b"\n")) == (0, 4)
-    with open("/dev/full", "wb") as full:
-        done = subprocess.run(
-            argv, stdout=subprocess.PIPE, stderr=full, env=_env(unbuffered), check=False
-        )
-    assert done.returncode == 2
-    assert done.stdout == (b"" if unbuffered else whole.stdout)
