@@ -290,7 +290,7 @@ def run_proxy(
             emit({"type": "listening", "url": server.url}, sys.stdout)
         if on_ready is not None:
             on_ready(server)
-        if not reader_gone.is_set() and not unwritable:  # no one to serve: the line failed
+        if not reader_gone.is_set() and not unwritable:  # the listening line failed: stop
             with _sigterm_as_interrupt():
                 server.wait()
     except KeyboardInterrupt:
