@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from cli import absent_options, given_options, help_style
+from cli import absent_options, given_options, help_style, stderr_stream
 from cli.errors import ExitCode, first_report, silence_stdout
 from cli.migrate_command import migrate
 from cli.proxy_command import proxy
@@ -154,6 +154,7 @@ def main() -> None:
     (files, sockets, the replay helper process), so teardown would only free memory
     the system takes back anyway, which is a tenth of a second on a large replay.
     """
+    stderr_stream.install()
     complete_writes()
     try:
         app()
@@ -181,10 +182,14 @@ def main() -> None:
         code = _unwritable_stdout(error)
     try:
         sys.stderr.flush()
-    except OSError:
-        # The last lines met a full disk: no one can be told, but a run whose notices
-        # or summary were lost did not succeed (as when stderr fails mid-run).
-        code = code or int(ExitCode.CANNOT_RUN)
+        lost = stderr_stream.lost()
+    except OSError:  # (a stderr that is not `stderr_stream`'s)
+        lost = True
+    if lost and code in (ExitCode.OK, ExitCode.FINDINGS):
+        # Notices, findings or a summary were lost (a full disk): the result is whole,
+        # but the run did not do all it should, and no one could be told. Other codes
+        # (2, 3 paused, 4 cancelled, 130, 141) already say the run did not end well.
+        code = int(ExitCode.CANNOT_RUN)
     os._exit(code)
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
-from cli.visible_text import visible_line
+from cli.visible_text import printable_line
 from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
 
 if TYPE_CHECKING:
@@ -152,11 +152,10 @@ def fail(message: str, code: ExitCode = ExitCode.CANNOT_RUN) -> typer.Exit:
     The message often quotes what the user did not write (a file name found in a tree, a
     server's answer): a control character there is shown as an escape, never sent to
     the terminal, and the line stays one line. A file name's bytes that are not UTF-8
-    are shown as `\\xff`, as they are on disk."""
-    with contextlib.suppress(UnicodeError):  # (a name's undecodable bytes: `\\xff`)
-        message = message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    are shown as `\\xff`, as they are on disk, and any other lone surrogate as
+    `\\ud800` (`printable_line`): the line always encodes, whatever the message holds."""
     # (emoji=False: rich would show a name's `:smile:` as an emoji, not as it is)
-    stderr.print(f"agui: {visible_line(message)}", markup=False, soft_wrap=True, emoji=False)
+    stderr.print(f"agui: {printable_line(message)}", markup=False, soft_wrap=True, emoji=False)
     return typer.Exit(int(code))
 
 
@@ -210,15 +209,16 @@ def handled_errors() -> Iterator[None]:
         raise fail(describe(error), code) from None
 
 
-_said: set[int | None] = set()
-"""The errnos of the file-less OS errors (stdout's, mostly) reported so far."""
+_said: set[tuple[object, int | None]] = set()
+"""The (file, errno) of the OS errors reported so far."""
 
 
 def first_report(error: OSError) -> bool:
-    """Whether this is the first report of a file-less OS error of this kind, and note it:
+    """Whether this is the first report of this OS error on this file, and note it:
     stdout that failed mid-run fails again when the entry point flushes what is still
     buffered, and the user is told once."""
-    if error.filename is not None or error.errno in _said:
-        return error.filename is not None
-    _said.add(error.errno)
+    key = (error.filename, error.errno)
+    if key in _said:
+        return False
+    _said.add(key)
     return True

@@ -223,11 +223,13 @@ def run_proxy(
 
     lock = threading.Lock()  # exchanges end on the server's threads
     reader_gone = threading.Event()
+    unwritable: list[OSError] = []
+    """stdout's error when it could not take a line (a full disk): the log is cut."""
     server: ProxyServer | None = None
 
     def emit(record: dict[str, Any], stream: IO[str]) -> None:
         with lock:
-            if reader_gone.is_set() and stream is sys.stdout:
+            if (reader_gone.is_set() or unwritable) and stream is sys.stdout:
                 return
             try:
                 stream.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -240,6 +242,16 @@ def run_proxy(
                 if stream is not sys.stdout:
                     raise
                 reader_gone.set()
+                if server is not None:
+                    server.request_drain()
+            except OSError as error:
+                # stdout can take no more (a full disk, a file at its size limit): the
+                # lines are the result and are no longer whole, so the proxy ends as for
+                # a reader gone, then says so once and ends with 2. Raised here, on a
+                # server thread, the error would be lost and the proxy serve on.
+                if stream is not sys.stdout:
+                    raise
+                unwritable.append(error)
                 if server is not None:
                     server.request_drain()
 
@@ -278,7 +290,7 @@ def run_proxy(
             emit({"type": "listening", "url": server.url}, sys.stdout)
         if on_ready is not None:
             on_ready(server)
-        if not reader_gone.is_set():  # the listening line found nobody: serve no one
+        if not reader_gone.is_set() and not unwritable:  # the listening line failed: stop
             with _sigterm_as_interrupt():
                 server.wait()
     except KeyboardInterrupt:
@@ -296,6 +308,8 @@ def run_proxy(
             f" errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTICE]} notices"
         )
         code = ExitCode.FINDINGS if counts[Severity.ERROR] else ExitCode.OK
+    if unwritable:
+        raise unwritable[0]  # after the summary: one line from `handled_errors`, exit 2
     return silence_stdout() if reader_gone.is_set() else code
 
 

@@ -44,7 +44,32 @@ def stdout_console() -> Console:
     return _StdoutConsole(highlight=False)
 
 
-class _WholeWrites(io.BufferedWriter):
+STDOUT_NAME = "stdout"
+"""The file name stdout's write errors carry, so that the one line telling of a full disk
+says which file is full (`agui: stdout: No space left on device`)."""
+
+
+class _NamedStdout(io.FileIO):
+    """File descriptor 1 whose write errors name stdout.
+
+    The system's error for a full disk or a file over its size limit names no file;
+    told as it is, `agui: [Errno 28] No space left on device` leaves the user to guess
+    which of the run's files it was. Every byte for stdout (text, `sys.stdout.buffer`,
+    `-o -`) passes here, so this is the one place that knows the error is stdout's.
+    A reader that went away (`BrokenPipeError`) is left as it is: it ends the run
+    silently with 141.
+    """
+
+    def write(self, data: ReadableBuffer) -> int:
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OSError(error.errno, error.strerror or str(error), STDOUT_NAME) from error
+
+
+class WholeWrites(io.BufferedWriter):
     """A buffered stdout that hands every write to the system at once, as unbuffered
     stdout does, but writes all of it or raises."""
 
@@ -55,25 +80,34 @@ class _WholeWrites(io.BufferedWriter):
 
 
 def complete_writes() -> None:
-    """Make stdout write every byte or raise, also under `PYTHONUNBUFFERED`/`python -u`.
+    """Put stdout on `_NamedStdout`, and make it write every byte or raise, also under
+    `PYTHONUNBUFFERED`/`python -u`.
 
     Unbuffered, `sys.stdout.buffer` is the raw file, whose `write` may take only part of
     the bytes (a disk that fills up, a file at its size limit, a reader that leaves a
     full pipe) and returns how many it took; neither the text layer nor a caller writing
     bytes looks, so the rest was dropped and the run ended 0. A `BufferedWriter` loops
     until everything is written and raises the error that stopped it; flushing after
-    each write keeps the output as immediate as unbuffered.
+    each write keeps the output as immediate as unbuffered. Buffered, the new stream
+    buffers as the interpreter's own did.
     """
     stream = sys.stdout
-    raw = getattr(stream, "buffer", None)
-    if not isinstance(stream, io.TextIOWrapper) or not isinstance(raw, io.RawIOBase):
+    if not isinstance(stream, io.TextIOWrapper):
         return
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return
+    raw = _NamedStdout(descriptor, "wb", closefd=False)
+    unbuffered = isinstance(stream.buffer, io.RawIOBase)
+    buffer = WholeWrites(raw) if unbuffered else io.BufferedWriter(raw)
+    stream.flush()
     sys.stdout = io.TextIOWrapper(
-        _WholeWrites(raw),
+        buffer,
         encoding=stream.encoding,
         errors=stream.errors,
         line_buffering=stream.line_buffering,
-        write_through=True,
+        write_through=stream.write_through,
     )
 
 

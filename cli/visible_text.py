@@ -43,3 +43,34 @@ def visible_line(text: str) -> str:
     that quotes what others sent (a path, a runId, an item id): a break there would
     show as a second line of agui's own, a forged request or answer."""
     return visible(text).replace("\n", "\\x0a")
+
+
+_BYTE_ESCAPES = range(0xDC80, 0xDD00)
+"""The lone surrogates `surrogateescape` makes of undecodable bytes 0x80-0xFF."""
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code in _BYTE_ESCAPES:
+        return f"\\x{code - 0xDC00:02x}"  # a name's byte that is not UTF-8, as on disk
+    if char.isprintable():
+        return char
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    # C1 controls too: `\\x9b` would read as the undecodable byte 0x9B
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def printable_line(text: str) -> str:
+    """`text` as one printable line: an error line quoting a file name or what a server
+    sent, whatever they hold.
+
+    An undecodable byte of a name (`surrogateescape`'s U+DC80-DCFF) shows as `\\xff`,
+    as on disk; any other lone surrogate (JSON's `"\\ud800"`) as `\\ud800`, so the line
+    always encodes; control, format and other unprintable characters as `\\x1b`,
+    `\\u202e`, `\\U000e0001`. C1 controls are `\\u009b`, not `\\x9b`, which is the byte.
+    Each character is escaped alone, so the text reads back exactly unless it holds
+    backslashes of its own (a `repr` in the message), which are kept as they are for
+    the message to stay readable.
+    """
+    return "".join(map(_escaped, text))

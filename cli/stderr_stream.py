@@ -1,0 +1,69 @@
+"""stderr that never stops a run: a line it cannot take is lost, and the run ends 2.
+
+Notices, findings and summaries go to stderr while the result (a translation, a diff,
+events) goes to stdout, `-o` or `--write`. When stderr cannot take a line (a full disk,
+a file at its size limit, a reader that left), the result must still be whole: stopping
+at that line would leave a run that did half its job, and whether it stopped used to
+depend on how Python buffered stderr (`PYTHONUNBUFFERED` stopped `agui translate` at its
+first notice; buffered, it finished). So every command does its whole job, and the entry
+point ends with 2 instead of 0 or 1: the user was not told everything.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import TYPE_CHECKING
+
+from cli.stdout import WholeWrites
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
+_lost: list[OSError] = []
+"""The error that made stderr lose its first line, if it lost one."""
+
+
+class _LossyStderr(io.FileIO):
+    """File descriptor 2, whose writes never raise: the first failure is noted, and
+    nothing more is written after it (a later line alone would read as the whole
+    story)."""
+
+    def write(self, data: ReadableBuffer) -> int:
+        size = memoryview(data).nbytes
+        if _lost:
+            return size
+        try:
+            return super().write(data)
+        except OSError as error:
+            _lost.append(error)
+            return size
+
+
+def install() -> None:
+    """Put stderr on `_LossyStderr`, buffered as the interpreter's own was."""
+    stream = sys.stderr
+    if not isinstance(stream, io.TextIOWrapper):
+        return
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return
+    raw = _LossyStderr(descriptor, "wb", closefd=False)
+    # Raw (as stderr always is, up to 3.13), the text layer hands over each write, which
+    # a raw file may take only in part: `WholeWrites` writes it all, at once.
+    unbuffered = isinstance(stream.buffer, io.RawIOBase)
+    buffer = WholeWrites(raw) if unbuffered else io.BufferedWriter(raw)
+    stream.flush()
+    sys.stderr = io.TextIOWrapper(
+        buffer,
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=stream.write_through,
+    )
+
+
+def lost() -> bool:
+    """Whether stderr could not take a line this run."""
+    return bool(_lost)
