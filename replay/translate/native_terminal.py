@@ -9,7 +9,6 @@ the interrupt descriptors among them, and the notices saying what was invented o
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from replay.interrupts.descriptors import (
@@ -20,7 +19,7 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
-from replay.wire.canonical import finite_or_null
+from replay.wire.canonical import finite_or_null, wire_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
@@ -32,22 +31,15 @@ _SHARED_KEYS = frozenset({"type", "timestamp", "rawEvent", "metadata"})
 
 
 def compact_json(value: Any) -> str:
-    """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept.
+    """JSON as TanStack writes it on the wire: `JSON.stringify`, key order kept.
 
-    A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form, and the
-    output must be UTF-8: it stays escaped, as it was recorded. A number no double holds
-    is `null`, as `JSON.stringify` writes it.
+    Numbers in ECMAScript form (`1e-7`, `1`, `0`, not Python's `1e-07`, `1.0`, `-0.0`):
+    a value read from a legacy stream is written back as the native server would
+    write it. A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form
+    and stays escaped, as `JSON.stringify` escapes it. A number no double holds is
+    `null`, as `JSON.stringify` writes it.
     """
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except ValueError:  # `1e400` read as infinity: `JSON.stringify` writes null, not Infinity
-        text = json.dumps(finite_or_null(value), ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Surrogates occur only inside JSON strings, where `\uXXXX` is their escape.
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
+    return wire_json(finite_or_null(value))
 
 
 class TerminalBuilder:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.wire import bounded_json
+from replay.wire.canonical import finite_or_null, wire_json
 from replay.wire.problems import Location
 
 
@@ -21,11 +22,18 @@ class ToolCall:
     name: str
     parent: str | None
     args: list[str] = field(default_factory=list)
+    final: str | None = None
+    """The arguments as TanStack keeps them once the call ends: `JSON.stringify` of the
+    `TOOL_CALL_END` `input` (what the model streamed is only kept when it sent none)."""
     done: bool = False
     """A TOOL_CALL_RESULT was seen: the call is complete, not pending."""
 
+    def arguments(self) -> str:
+        """The call's `function.arguments`, as 0.58.0's snapshot carries them."""
+        return self.final if self.final is not None else "".join(self.args)
+
     def parsed_args(self) -> Any:
-        text = "".join(self.args) or "{}"
+        text = self.arguments() or "{}"
         try:
             value = bounded_json.loads(text)
         except ValueError:
@@ -55,6 +63,19 @@ class RunRecord:
     calls: dict[str, ToolCall] = field(default_factory=dict)
     location: Location | None = None
     """Where the last event of the run was."""
+
+    def continued(self, between: RunRecord) -> RunRecord:
+        """This run, open again for its next model round, with what was said between the
+        rounds (`between`: the tool results of this round's server tools) folded in."""
+        for message in between.messages:
+            if message.role == "tool" and message.tool_call_id in self.calls:
+                self.calls[message.tool_call_id].done = True
+            self.messages.append(message)
+        for call_id, call in between.calls.items():
+            self.calls.setdefault(call_id, call)
+        self.finished = False
+        self.location = between.location or self.location
+        return self
 
     def assistant(self, message_id: str | None) -> Message:
         if message_id is not None and message_id in self.by_id:
@@ -94,6 +115,16 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
         pending = run.calls.get(str(data.get("toolCallId")))
         if pending is not None and isinstance(data.get("delta"), str):
             pending.args.append(data["delta"])
+    elif event_type == "TOOL_CALL_END":
+        ended = run.calls.get(str(data.get("toolCallId")))
+        if ended is not None:
+            end_input = _end_input(data)
+            if end_input is not _ABSENT:
+                # ai:activities/chat/tools/tool-calls.ts `completeToolCall`: a non-object
+                # input (null, a number) becomes `{}`.
+                ended.final = wire_json(
+                    finite_or_null(end_input if isinstance(end_input, dict | list) else {})
+                )
     elif event_type == "TOOL_CALL_RESULT":
         call_id = text(data.get("toolCallId"))
         if call_id is not None:
@@ -104,6 +135,21 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
             if isinstance(data.get("content"), str):
                 message.text.append(data["content"])
             run.messages.append(message)
+
+
+_ABSENT = object()
+
+
+def _end_input(data: dict[str, Any]) -> Any:
+    """A `TOOL_CALL_END`'s `input`: top level (0.42.0 wrote raw chunks) or where 0.58.0's
+    wire normaliser moves it (`metadata.tanstack.input`); `_ABSENT` when it has none."""
+    if "input" in data:
+        return data["input"]
+    metadata = data.get("metadata")
+    tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+    if isinstance(tanstack, dict) and "input" in tanstack:
+        return tanstack["input"]
+    return _ABSENT
 
 
 def text(value: Any) -> str | None:

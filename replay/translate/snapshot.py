@@ -41,14 +41,22 @@ def snapshot_messages(
             if isinstance(message, dict):
                 messages.append(wire_message(message, run.run_id, index))
                 converted += 1
+    request_run = request.get("runId") if request else None
+    run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
     for message in run.messages:
         if message.role == "tool":
+            # 0.58.0 keeps a tool result as a model message without id, so its snapshot
+            # names it by run and position (`snapshot_<runId>_<index>`, the request's run
+            # id) and echoes that id in `metadata.tanstack.toolResult`; the legacy
+            # event's own `messageId` is a fresh random one.
+            tool_id = f"snapshot_{run_key or 'run'}_{len(messages)}"
             messages.append(
                 {
-                    "id": message.id,
                     "role": "tool",
+                    "id": tool_id,
                     "toolCallId": message.tool_call_id,
                     "content": "".join(message.text),
+                    "metadata": {"tanstack": {"toolResult": {"id": tool_id}}},
                 }
             )
             continue
@@ -64,7 +72,7 @@ def snapshot_messages(
                 {
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": "".join(call.args)},
+                    "function": {"name": call.name, "arguments": call.arguments()},
                 }
                 for call in calls
             ]

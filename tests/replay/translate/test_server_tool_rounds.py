@@ -1,0 +1,112 @@
+"""Legacy turns whose server tools the server runs itself, against the real 0.58.0 output.
+
+`captures/` holds what the real `@tanstack/ai` 0.42.0 and 0.58.0 servers of the interop
+test bed (`scripted` scenario) streamed for one request each:
+
+* `rounds`: a first model round calls the server tool `ping`, which the server runs; the
+  second round pauses on the approval `reboot` (arguments written by the model as
+  `{"n": 1e-7, "m": 2.0}`), the server tool `list_changes` and the client tool `ask_user`.
+  0.42.0 ends the first round with `RUN_FINISHED` and starts the second with another
+  `RUN_STARTED` of the same run; 0.58.0 starts the run once.
+* `server-tool-result`: one round with the client tool `pick_color` and the server tool
+  `ping`; 0.42.0 runs `ping` after its `RUN_FINISHED` and announces `pick_color` after
+  the result, 0.58.0 streams the result before the pause.
+
+The translation must carry the conversation 0.58.0 carries (its `MESSAGES_SNAPSHOT`,
+`createdAt` aside: the server's clock) and its event order, with numbers written as
+JavaScript writes them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.translate.translation import translate_stream
+from replay.wire.problems import Problem
+from replay.wire.recording import load_request
+
+CAPTURES = Path(__file__).resolve().parent / "captures"
+
+
+def _translated(name: str) -> tuple[bytes, list[Problem]]:
+    request = load_request(CAPTURES / f"{name}.0.42.0.request.json")
+    out: list[bytes] = []
+    notices: list[Problem] = []
+    data = (CAPTURES / f"{name}.0.42.0.sse").read_bytes()
+    for piece in translate_stream([data], source="s", request=request):
+        (notices if isinstance(piece, Problem) else out).append(piece)  # type: ignore[arg-type]
+    return b"".join(out), notices
+
+
+def _events(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line[6:]) for line in data.splitlines() if line.startswith(b"data: ")]
+
+
+def _native(name: str) -> list[dict[str, Any]]:
+    return _events((CAPTURES / f"{name}.0.58.0.sse").read_bytes())
+
+
+def _snapshot(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    (snapshot,) = [e for e in events if e["type"] == "MESSAGES_SNAPSHOT"]
+    messages: list[dict[str, Any]] = snapshot["messages"]
+    for message in messages:
+        if message["role"] == "assistant" and "metadata" in message:
+            message["metadata"]["tanstack"].pop("createdAt", None)
+            if not message["metadata"]["tanstack"]:
+                del message["metadata"]
+    return messages
+
+
+@pytest.mark.parametrize("name", ["rounds", "server-tool-result"])
+def test_the_translation_carries_the_native_conversation_and_order(name: str) -> None:
+    out, _ = _translated(name)
+    ours, native = _events(out), _native(name)
+    assert [e["type"] for e in ours] == [e["type"] for e in native]
+    assert _snapshot(ours) == _snapshot(native)
+
+
+def test_an_earlier_round_stays_in_the_snapshot_and_its_run_is_started_once() -> None:
+    out, notices = _translated("rounds")
+    events = _events(out)
+    assert [e["type"] for e in events].count("RUN_STARTED") == 1
+    ids = [m["id"] for m in _snapshot(events)]
+    assert ids == ["msg-user-dbg", "msg_scripted_0", "snapshot_run-dbg_2", "msg_scripted_1"]
+    assert any("RUN_STARTED 0.42.0 repeats" in n.message for n in notices)
+
+
+def test_a_tool_result_is_named_by_run_and_position() -> None:
+    out, _ = _translated("rounds")
+    tool = _snapshot(_events(out))[2]
+    assert tool == {
+        "role": "tool",
+        "id": "snapshot_run-dbg_2",
+        "toolCallId": "c1",
+        "content": '{"pong":{}}',
+        "metadata": {"tanstack": {"toolResult": {"id": "snapshot_run-dbg_2"}}},
+    }
+
+
+def test_arguments_are_the_end_events_input_written_as_javascript_does() -> None:
+    out, _ = _translated("rounds")
+    calls = _snapshot(_events(out))[3]["toolCalls"]
+    # The model wrote `{"n": 1e-7, "m": 2.0}`; 0.58.0 keeps `JSON.stringify(input)`.
+    assert calls[0]["function"]["arguments"] == '{"n":1e-7,"m":2}'
+
+
+def test_descriptor_numbers_are_written_as_javascript_writes_them() -> None:
+    out, _ = _translated("rounds")
+    terminal = out.splitlines()[-2]
+    assert b'"input":{"n":1e-7,"m":2}' in terminal
+    assert b"1e-07" not in terminal
+
+
+def test_server_tool_results_before_the_legacy_events_stay_in_the_paused_run() -> None:
+    out, notices = _translated("server-tool-result")
+    types = [e["type"] for e in _events(out)]
+    assert types[-3:] == ["TOOL_CALL_RESULT", "MESSAGES_SNAPSHOT", "RUN_FINISHED"]
+    assert types.count("RUN_STARTED") == 1
+    assert not any("synthesised RUN_STARTED" in n.message for n in notices)
