@@ -48,6 +48,9 @@ class Message:
     text: list[str] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_call_id: str | None = None
+    created: int | None = None
+    """The `timestamp` (ms) of the event that began the message: 0.58.0 reads its clock
+    there for the snapshot's `metadata.tanstack.createdAt`."""
 
 
 @dataclass(slots=True)
@@ -77,7 +80,7 @@ class RunRecord:
         self.location = between.location or self.location
         return self
 
-    def assistant(self, message_id: str | None) -> Message:
+    def assistant(self, message_id: str | None, timestamp: Any = None) -> Message:
         if message_id is not None and message_id in self.by_id:
             return self.by_id[message_id]
         if message_id is None:
@@ -85,7 +88,7 @@ class RunRecord:
                 if message.role == "assistant":
                     return message
             message_id = f"snapshot_{self.run_id or 'run'}_{len(self.messages)}"
-        message = Message(message_id, "assistant")
+        message = Message(message_id, "assistant", created=_epoch_ms(timestamp))
         self.messages.append(message)
         self.by_id[message_id] = message
         return message
@@ -96,7 +99,7 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
     if event_type == "TEXT_MESSAGE_START" or event_type == "TEXT_MESSAGE_CHUNK":
         message_id = text(data.get("messageId"))
         if message_id is not None and data.get("role", "assistant") == "assistant":
-            message = run.assistant(message_id)
+            message = run.assistant(message_id, data.get("timestamp"))
             if event_type == "TEXT_MESSAGE_CHUNK" and isinstance(data.get("delta"), str):
                 message.text.append(data["delta"])
     elif event_type == "TEXT_MESSAGE_CONTENT":
@@ -110,7 +113,7 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
             parent = text(data.get("parentMessageId"))
             call = ToolCall(call_id, name, parent)
             run.calls[call_id] = call
-            run.assistant(parent).tool_calls.append(call)
+            run.assistant(parent, data.get("timestamp")).tool_calls.append(call)
     elif event_type == "TOOL_CALL_ARGS":
         pending = run.calls.get(str(data.get("toolCallId")))
         if pending is not None and isinstance(data.get("delta"), str):
@@ -138,6 +141,18 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
 
 
 _ABSENT = object()
+_LAST_MS = 253402300799999
+"""9999-12-31T23:59:59.999Z: later dates have no four-digit ISO year."""
+
+
+def _epoch_ms(value: Any) -> int | None:
+    """A `timestamp` as whole milliseconds since the epoch, as a JavaScript `Date` keeps
+    it; None when it is no number or outside years 1970 to 9999."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not 0 <= value <= _LAST_MS:  # also refuses NaN
+        return None
+    return int(value)
 
 
 def _end_input(data: dict[str, Any]) -> Any:

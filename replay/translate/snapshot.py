@@ -7,6 +7,7 @@ the AG-UI wire form) and what the run itself said (`replay.translate.run_record`
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from replay.translate.run_record import RunRecord
@@ -64,7 +65,10 @@ def snapshot_messages(
         text = "".join(message.text)
         if not text and not calls:
             continue
-        wire: dict[str, Any] = {"id": message.id, "role": "assistant"}
+        wire: dict[str, Any] = {"id": message.id}
+        if message.created is not None:
+            wire["metadata"] = {"tanstack": {"createdAt": iso_time(message.created)}}
+        wire["role"] = "assistant"
         if text:
             wire["content"] = text
         if calls:
@@ -83,6 +87,12 @@ def snapshot_messages(
         else "the run's events only (no request known, so no input messages)"
     )
     return messages, source
+
+
+def iso_time(epoch_ms: int) -> str:
+    """`new Date(epoch_ms).toISOString()`: UTC, milliseconds, `Z`."""
+    moment = datetime.fromtimestamp(epoch_ms // 1000, UTC)
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{epoch_ms % 1000:03d}Z"
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:

@@ -224,7 +224,12 @@ class Translator:
             run = self._run = RunRecord(
                 started=True, run_id=run_id, thread_id=text(data.get("threadId"))
             )
-            if earlier is not None and earlier.run_id == run_id:
+            if (
+                earlier is not None
+                and earlier.started
+                and earlier.run_id == run_id
+                and (not between.calls and all(m.role == "tool" for m in between.messages))
+            ):
                 # The next model round of the same run: what it said so far (and the
                 # tool results sent between the rounds) stays, and the run goes on
                 # without a second start, as 0.58.0 streams it.

@@ -11,10 +11,10 @@ text or streamed in pieces — and plays each script on both real servers (the
 For each script: the 0.42.0 legacy stream translated with `--tools` (exported from the
 catalogue's own schemas the way the README documents) must carry the interrupts the
 0.58.0 server emits for the same request — equal as JSON, key order included — and the
-same conversation in its `MESSAGES_SNAPSHOT` (ignoring `createdAt`, a server clock
-reading); the translated stream must check clean with `agui replay --check`; and
-`agui resume --from` it must build a continuation the 0.58.0 server accepts.
-
+same conversation in its `MESSAGES_SNAPSHOT` (an assistant message's `createdAt` is a
+clock reading: only its presence and form count); the translated stream must check
+clean with `agui replay --check`; and `agui resume --from` it must build a continuation
+the 0.58.0 server accepts.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,7 @@ process.stdout.write(JSON.stringify(tools))
 """
 
 runner = CliRunner()
+CLOCK = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
 # -- scripts ------------------------------------------------------------------------
 
@@ -244,22 +246,17 @@ def terminal(events: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def snapshot(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The paused run's conversation without `createdAt` (when the server read its clock)."""
+    """The paused run's conversation; an assistant message's `createdAt` is a clock
+    reading (0.58.0's when the message began, the legacy event's `timestamp` in a
+    translation), so only its presence and form are compared."""
     found = [e for e in events if e.get("type") == "MESSAGES_SNAPSHOT"]
     assert found, "no MESSAGES_SNAPSHOT"
     messages = copy.deepcopy(found[-1]["messages"])
     for message in messages:
-        metadata = message.get("metadata")
-        if not isinstance(metadata, dict):
-            continue
-        tanstack = metadata.get("tanstack", {})
-        tanstack.pop("createdAt", None)
-        if isinstance(tanstack.get("toolResult"), dict):
-            tanstack["toolResult"].pop("createdAt", None)
-        if not tanstack:
-            metadata.pop("tanstack", None)
-        if not metadata:
-            message.pop("metadata")
+        tanstack = message.get("metadata", {}).get("tanstack", {})
+        if message.get("role") == "assistant" and "createdAt" in tanstack:
+            assert CLOCK.fullmatch(tanstack["createdAt"]), tanstack
+            tanstack["createdAt"] = "<clock>"
     return messages
 
 

@@ -12,9 +12,9 @@ test bed (`scripted` scenario) streamed for one request each:
   `ping`; 0.42.0 runs `ping` after its `RUN_FINISHED` and announces `pick_color` after
   the result, 0.58.0 streams the result before the pause.
 
-The translation must carry the conversation 0.58.0 carries (its `MESSAGES_SNAPSHOT`,
-`createdAt` aside: the server's clock) and its event order, with numbers written as
-JavaScript writes them.
+The translation must carry the conversation 0.58.0 carries (its `MESSAGES_SNAPSHOT`; an
+assistant message's `createdAt` is a clock reading, compared by presence) and its event
+order, with numbers written as JavaScript writes them.
 """
 
 from __future__ import annotations
@@ -54,10 +54,8 @@ def _snapshot(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     (snapshot,) = [e for e in events if e["type"] == "MESSAGES_SNAPSHOT"]
     messages: list[dict[str, Any]] = snapshot["messages"]
     for message in messages:
-        if message["role"] == "assistant" and "metadata" in message:
-            message["metadata"]["tanstack"].pop("createdAt", None)
-            if not message["metadata"]["tanstack"]:
-                del message["metadata"]
+        if message["role"] == "assistant":
+            message["metadata"]["tanstack"]["createdAt"] = "<clock>"
     return messages
 
 
@@ -76,6 +74,16 @@ def test_an_earlier_round_stays_in_the_snapshot_and_its_run_is_started_once() ->
     ids = [m["id"] for m in _snapshot(events)]
     assert ids == ["msg-user-dbg", "msg_scripted_0", "snapshot_run-dbg_2", "msg_scripted_1"]
     assert any("RUN_STARTED 0.42.0 repeats" in n.message for n in notices)
+
+
+def test_an_assistant_message_carries_when_it_began() -> None:
+    out, _ = _translated("rounds")
+    (start,) = [e for e in _events(out) if e["type"] == "TEXT_MESSAGE_START"]
+    (first,) = [e for e in _events(out) if e["type"] == "MESSAGES_SNAPSHOT"]
+    assert start["timestamp"] == 1796209251474
+    assert first["messages"][1]["metadata"] == {
+        "tanstack": {"createdAt": "2026-12-02T11:00:51.474Z"}
+    }
 
 
 def test_a_tool_result_is_named_by_run_and_position() -> None:
@@ -110,3 +118,45 @@ def test_server_tool_results_before_the_legacy_events_stay_in_the_paused_run() -
     assert types[-3:] == ["TOOL_CALL_RESULT", "MESSAGES_SNAPSHOT", "RUN_FINISHED"]
     assert types.count("RUN_STARTED") == 1
     assert not any("synthesised RUN_STARTED" in n.message for n in notices)
+
+
+def _frames(*events: dict[str, Any]) -> bytes:
+    return b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+
+
+FINISH = {"type": "RUN_FINISHED", "runId": "r", "threadId": "t", "finishReason": "tool_calls"}
+APPROVAL = {
+    "type": "CUSTOM",
+    "name": "approval-requested",
+    "value": {"toolCallId": "c0", "toolName": "transfer", "input": {}},
+}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        # No run ever started: the RUN_STARTED the first pass synthesises is no new round.
+        _frames(FINISH, FINISH, APPROVAL),
+        # Text after the round's finish, then a paused finish: the first pass starts
+        # the pause's run; that start follows text, not 0.42.0's next-round shape
+        # (finish, tool results, RUN_STARTED), so a second pass drops nothing.
+        _frames(
+            {"type": "RUN_STARTED", "runId": "r", "threadId": "t"},
+            FINISH,
+            {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+            FINISH,
+            APPROVAL,
+        ),
+    ],
+)
+def test_only_a_real_next_round_start_is_dropped_so_translating_twice_changes_nothing(
+    data: bytes,
+) -> None:
+    def once(data: bytes) -> bytes:
+        return b"".join(
+            p for p in translate_stream([data], source="s") if not isinstance(p, Problem)
+        )
+
+    first = once(data)
+    assert once(first) == first
