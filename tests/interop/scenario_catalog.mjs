@@ -103,6 +103,15 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
     },
   })
 
+  // A client tool that needs approval first: approved, it runs on the client.
+  const signDef = toolDefinition({
+    name: 'sign',
+    description: 'Sign a document on the client, after approval',
+    inputSchema: z.object({ document: z.string() }),
+    outputSchema: z.object({ signature: z.string() }),
+    needsApproval: true,
+  })
+
   const pingDef = toolDefinition({
     name: 'ping',
     description: 'A server tool without schemas',
@@ -264,6 +273,7 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
         pickColorDef,
         askUserDef,
         rateDef,
+        signDef,
         listChangesDef,
         pingDef,
       ],

@@ -42,7 +42,7 @@ from tests.interop.harness import NodeServer, NodeTools
 
 SCENARIO = "scripted"
 TURNS_KEY = "aguiScriptedTurns"  # SCRIPTED_TURNS_KEY in scenario_catalog.mjs
-APPROVAL_TOOLS = ("transfer", "delete_file", "reboot", "archive")
+APPROVAL_TOOLS = ("transfer", "delete_file", "reboot", "archive", "sign")
 CLIENT_TOOLS = ("pick_color", "ask_user", "rate")
 SERVER_TOOLS = ("list_changes", "ping")
 EXAMPLES = 30
@@ -119,6 +119,7 @@ ARGS = {
     ),
     "pick_color": st.fixed_dictionaries({"options": st.lists(texts, max_size=3)}),
     "rate": st.fixed_dictionaries({}, optional={"subject": texts}),
+    "sign": st.fixed_dictionaries({"document": texts}),
     "list_changes": st.fixed_dictionaries({"release": texts}),
     "reboot": objects,
     "ask_user": objects,
@@ -273,14 +274,19 @@ def types(events: list[dict[str, Any]]) -> list[str]:
     return [event["type"] for event in events]
 
 
-def answers(interrupts: list[dict[str, Any]]) -> list[str]:
-    """`agui resume` flags answering every item: approve approvals, a valid output for
-    each client tool (its `responseSchema` says which)."""
-    outputs = {"pick_color": {"color": "teal"}, "rate": {"stars": 4}, "ask_user": {"said": "ok"}}
+def answers(interrupts: list[dict[str, Any]], approve: list[bool]) -> list[str]:
+    """`agui resume` flags answering every item: approve or reject each approval (in
+    turn by `approve`), a valid output for each client tool."""
+    outputs = {
+        "pick_color": {"color": "teal"},
+        "rate": {"stars": 4},
+        "ask_user": {"said": "ok"},
+        "sign": {"signature": "ok"},
+    }
     flags: list[str] = []
-    for item in interrupts:
+    for index, item in enumerate(interrupts):
         if item["reason"] == "tool_call":
-            flags += ["--approve", item["id"]]
+            flags += ["--approve" if approve[index % len(approve)] else "--reject", item["id"]]
         else:
             output = outputs[item["metadata"]["toolName"]]
             flags += ["--answer", f"{item['id']}={json.dumps(output)}"]
@@ -330,6 +336,7 @@ def audit(
     number: int,
     turns: list[dict[str, Any]],
     user_text: str,
+    approve: list[bool],
     *,
     tools: list[dict[str, Any]],
     native_server: NodeServer,
@@ -369,7 +376,7 @@ def audit(
             "--no-input",
             "--from",
             str(stream),
-            *answers(ours_items),
+            *answers(ours_items, approve),
             "--url",
             native_server.url(SCENARIO),
             "--json",
@@ -397,12 +404,13 @@ def test_translate_equals_the_native_server_on_random_turns(
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(turns=scripts(), user_text=texts)
-    def check(turns: list[dict[str, Any]], user_text: str) -> None:
+    @given(turns=scripts(), user_text=texts, approve=st.lists(st.booleans(), min_size=1))
+    def check(turns: list[dict[str, Any]], user_text: str, approve: list[bool]) -> None:
         audit(
             next(counter),
             turns,
             user_text,
+            approve,
             tools=tools,
             native_server=native_server,
             legacy_server=legacy_server,
