@@ -22,15 +22,21 @@ class ToolCall:
     name: str
     parent: str | None
     args: list[str] = field(default_factory=list)
-    final: str | None = None
-    """The arguments as TanStack keeps them once the call ends: `JSON.stringify` of the
-    `TOOL_CALL_END` `input` (what the model streamed is only kept when it sent none)."""
+    final: list[Any] | None = None
+    """The `TOOL_CALL_END` `input`, boxed in a list (`[input]`) when the end event had
+    one: TanStack then keeps `JSON.stringify(input)` as the call's arguments (what the
+    model streamed only when it sent none). Written out only for a snapshot."""
     done: bool = False
     """A TOOL_CALL_RESULT was seen: the call is complete, not pending."""
 
     def arguments(self) -> str:
         """The call's `function.arguments`, as 0.58.0's snapshot carries them."""
-        return self.final if self.final is not None else "".join(self.args)
+        if self.final is None:
+            return "".join(self.args)
+        (end_input,) = self.final
+        # ai:activities/chat/tools/tool-calls.ts `completeToolCall`: a non-object input
+        # (null, a number) becomes `{}`.
+        return wire_json(finite_or_null(end_input if isinstance(end_input, dict | list) else {}))
 
     def parsed_args(self) -> Any:
         text = self.arguments() or "{}"
@@ -123,11 +129,7 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
         if ended is not None:
             end_input = _end_input(data)
             if end_input is not _ABSENT:
-                # ai:activities/chat/tools/tool-calls.ts `completeToolCall`: a non-object
-                # input (null, a number) becomes `{}`.
-                ended.final = wire_json(
-                    finite_or_null(end_input if isinstance(end_input, dict | list) else {})
-                )
+                ended.final = [end_input]
     elif event_type == "TOOL_CALL_RESULT":
         call_id = text(data.get("toolCallId"))
         if call_id is not None:
