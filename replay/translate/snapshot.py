@@ -114,8 +114,26 @@ def history_tool_calls(request: dict[str, Any] | None) -> frozenset[str]:
     return frozenset(ids)
 
 
+def legacy_approval_answers(request: dict[str, Any] | None) -> list[str]:
+    """The approval ids a request answers the legacy way: a UIMessage `tool-call` part in
+    state `approval-responded` (ai-client 0.22.1). 0.42.0 ran the tool on it; 0.58.0
+    strips `parts`, so it asks for the approval again (protocol.md §6.3)."""
+    if request is None:
+        return []
+    ids: list[str] = []
+    for message in _dicts(request.get("messages")):
+        for part in _dicts(message.get("parts")):
+            approval = part.get("approval")
+            if part.get("type") == "tool-call" and part.get("state") == "approval-responded":
+                named = approval.get("id") if isinstance(approval, dict) else None
+                ids.append(named if isinstance(named, str) else f"approval_{part.get('id')}")
+    return ids
+
+
 def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
     """A request message in AG-UI wire form (legacy UIMessages carry `parts`/`createdAt`)."""
+    if message.get("role") == "tool" and isinstance(message.get("toolCallId"), str):
+        return _wire_tool_message(message, run_id, index)
     wire: dict[str, Any] = {}
     if not isinstance(message.get("id"), str):
         wire["id"] = f"snapshot_{run_id or 'run'}_{index}"
@@ -146,4 +164,27 @@ def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dic
         ]
         if calls:
             wire["toolCalls"] = calls
+    return wire
+
+
+def _wire_tool_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
+    """A request's tool result as 0.58.0's snapshot writes it (`uiMessagesToWire`): `role`
+    first, and its id (and creation time) echoed in `metadata.tanstack.toolResult`."""
+    message_id = message.get("id")
+    if not isinstance(message_id, str):
+        message_id = f"snapshot_{run_id or 'run'}_{index}"
+    wire: dict[str, Any] = {"role": "tool", "id": message_id}
+    for key in ("name", "toolCallId", "content", "error"):
+        if message.get(key) is not None:
+            wire[key] = message[key]
+    metadata = message.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    tanstack = metadata.get("tanstack")
+    tanstack = dict(tanstack) if isinstance(tanstack, dict) else {}
+    result: dict[str, Any] = {"id": message_id}
+    if isinstance(message.get("createdAt"), str):
+        result["createdAt"] = message["createdAt"]
+    tanstack["toolResult"] = result
+    metadata["tanstack"] = tanstack
+    wire["metadata"] = metadata
     return wire

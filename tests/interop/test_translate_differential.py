@@ -38,7 +38,7 @@ from cli.app import app
 from replay.interrupts.descriptors import ZOD_EXPORT
 from replay.translate.translation import translate_stream
 from replay.wire.problems import Problem
-from tests.interop.harness import NodeServer, NodeTools
+from tests.interop.harness import REPO_ROOT, NodeServer, NodeTools
 
 SCENARIO = "scripted"
 TURNS_KEY = "aguiScriptedTurns"  # SCRIPTED_TURNS_KEY in scenario_catalog.mjs
@@ -46,6 +46,7 @@ APPROVAL_TOOLS = ("transfer", "delete_file", "reboot", "archive", "sign")
 CLIENT_TOOLS = ("pick_color", "ask_user", "rate")
 SERVER_TOOLS = ("list_changes", "ping")
 EXAMPLES = 30
+RECORDINGS = REPO_ROOT / "tests" / "fixtures" / "recordings" / "legacy"
 
 # The `scripted` scenario's tools file: zod schemas through the documented export, raw
 # JSON Schemas as written (README "--tools FILE").
@@ -192,24 +193,40 @@ def scripts(draw: st.DrawFn) -> list[dict[str, Any]]:
     return turns
 
 
-def request_body(thread: str, turns: list[dict[str, Any]], user_text: str) -> dict[str, Any]:
-    """The first request, as ai-client 0.22.1 posts it (UIMessage with parts)."""
+# Earlier conversations as ai-client 0.22.1 posted them (the recorded legacy follow-ups):
+# a client tool's result in the history. A legacy approval decision (`parts`) is left
+# out: 0.58.0 ignores it and asks again (README "agui translate", package differences).
+HISTORIES = {
+    name: json.loads((RECORDINGS / f"{name}.resume.json").read_text("utf-8"))["messages"]
+    for name in ("client-tool.auto", "client-tool.add-tool-result")
+}
+
+
+def request_body(
+    thread: str, turns: list[dict[str, Any]], user_text: str, history: str | None = None
+) -> dict[str, Any]:
+    """The request, as ai-client 0.22.1 posts it (UIMessages with parts), after `history`:
+    the model plays turn n = assistant messages so far, so each earlier assistant message
+    gets a turn that is never played."""
+    earlier = copy.deepcopy(HISTORIES[history]) if history else []
+    played = sum(1 for message in earlier if message.get("role") == "assistant")
     return {
         "threadId": thread,
         "runId": f"run-{thread}",
         "state": {},
         "messages": [
+            *earlier,
             {
                 "id": f"msg-user-{thread}",
                 "role": "user",
                 "parts": [{"type": "text", "content": user_text}],
                 "createdAt": "2026-12-01T10:00:00.000Z",
                 "content": user_text,
-            }
+            },
         ],
         "tools": [],
         "context": [],
-        "forwardedProps": {TURNS_KEY: turns},
+        "forwardedProps": {TURNS_KEY: [{"text": ["(earlier)"]}] * played + turns},
         "data": {},
     }
 
@@ -337,6 +354,7 @@ def audit(
     turns: list[dict[str, Any]],
     user_text: str,
     approve: list[bool],
+    history: str | None,
     *,
     tools: list[dict[str, Any]],
     native_server: NodeServer,
@@ -344,7 +362,7 @@ def audit(
     workdir: Path,
 ) -> None:
     thread = f"diff-{number}"
-    body = request_body(thread, turns, user_text)
+    body = request_body(thread, turns, user_text, history)
     legacy = post(legacy_server, body)
     native = post(native_server, body)
     ours_bytes, _notices = translated(legacy.encode("utf-8"), body, tools)
@@ -404,13 +422,21 @@ def test_translate_equals_the_native_server_on_random_turns(
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(turns=scripts(), user_text=texts, approve=st.lists(st.booleans(), min_size=1))
-    def check(turns: list[dict[str, Any]], user_text: str, approve: list[bool]) -> None:
+    @given(
+        turns=scripts(),
+        user_text=texts,
+        approve=st.lists(st.booleans(), min_size=1),
+        history=st.sampled_from([None, *HISTORIES]),
+    )
+    def check(
+        turns: list[dict[str, Any]], user_text: str, approve: list[bool], history: str | None
+    ) -> None:
         audit(
             next(counter),
             turns,
             user_text,
             approve,
+            history,
             tools=tools,
             native_server=native_server,
             legacy_server=legacy_server,

@@ -11,6 +11,9 @@ test bed (`scripted` scenario) streamed for one request each:
 * `server-tool-result`: one round with the client tool `pick_color` and the server tool
   `ping`; 0.42.0 runs `ping` after its `RUN_FINISHED` and announces `pick_color` after
   the result, 0.58.0 streams the result before the pause.
+* `history`: the request carries a 0.22.1 client's history with a client tool's result
+  (`role: "tool"`); the turn pauses on `transfer` and `pick_color`. 0.58.0 writes that
+  result with `role` first and its id in `metadata.tanstack.toolResult`.
 
 The translation must carry the conversation 0.58.0 carries (its `MESSAGES_SNAPSHOT`; an
 assistant message's `createdAt` is a clock reading, compared by presence) and its event
@@ -59,7 +62,7 @@ def _snapshot(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return messages
 
 
-@pytest.mark.parametrize("name", ["rounds", "server-tool-result"])
+@pytest.mark.parametrize("name", ["rounds", "server-tool-result", "history"])
 def test_the_translation_carries_the_native_conversation_and_order(name: str) -> None:
     out, _ = _translated(name)
     ours, native = _events(out), _native(name)
@@ -84,6 +87,13 @@ def test_an_assistant_message_carries_when_it_began() -> None:
     assert first["messages"][1]["metadata"] == {
         "tanstack": {"createdAt": "2026-12-02T11:00:51.474Z"}
     }
+
+
+def test_a_request_tool_result_is_written_as_0_58_0_writes_it() -> None:
+    out, _ = _translated("history")
+    (tool,) = [m for m in _snapshot(_events(out)) if m["role"] == "tool"]
+    assert list(tool) == ["role", "id", "toolCallId", "content", "metadata"]
+    assert tool["metadata"] == {"tanstack": {"toolResult": {"id": "tool-call_color_1"}}}
 
 
 def test_a_tool_result_is_named_by_run_and_position() -> None:
