@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from replay.interrupts.descriptors import tool_map
 from replay.runs.rules import finding
+from replay.translate.notices import LOST
+from replay.translate.snapshot import legacy_approval_answers
 from replay.translate.translation import Translator, translate_stream
 from replay.wire.errors import UnreadableInput
-from replay.wire.problems import Location, Problem
+from replay.wire.problems import Location, Problem, Severity
 from replay.wire.recording import (
     STDIN,
     STDIN_LABEL,
@@ -95,7 +97,25 @@ def open_translation(
                 source,
                 translator,
             )
-        yield Translation(source, pieces, translator)
+        yield Translation(source, _told_legacy_answers(pieces, source, request), translator)
+
+
+def _told_legacy_answers(
+    pieces: Iterator[bytes | Problem], source: str, request: dict[str, Any] | None
+) -> Iterator[bytes | Problem]:
+    """A notice first when the request answered an approval the legacy way: a package
+    difference no translation of the response can carry over (README "agui translate")."""
+    answered = legacy_approval_answers(request)
+    if answered:
+        yield Problem(
+            LOST,
+            Severity.NOTICE,
+            f"the request answers {', '.join(answered)} the legacy way (an approval in a"
+            " tool-call part), which @tanstack/ai 0.42.0 ran; 0.58.0 ignores it and asks"
+            " again: answer natively (`agui resume`, `agui proxy --native`)",
+            Location(source),
+        )
+    yield from pieces
 
 
 def _told_when_empty(

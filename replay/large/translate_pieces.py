@@ -2,14 +2,16 @@
 
 A translator carries almost nothing from one run to the next: at a `RUN_STARTED` it
 releases what it held (as at the end of a stream) and starts afresh; only the ids of
-an open `THINKING_*` block, and whether anything changed, live on. So a file cut just
+an open `THINKING_*` block, whether anything changed, and — after a 0.42.0 model round
+that ended in server tools — that run's record (`Translator.open_round`: its next round
+starts with a `RUN_STARTED` of the same run id) live on. So a file cut just
 before `RUN_STARTED` frames can be translated piece by piece — each piece with its own
 translator, started from the reasoning state the previous piece ended in — and the
 pieces' outputs and notices, put end to end, are exactly the whole file's.
 
 Pieces are translated by whichever of two processes has time (`replay.large.work_sharing`);
-one translated ahead of its turn assumes no open reasoning block, and is translated
-again, in turn, in the rare case the previous piece ended inside one. Only files made
+one translated ahead of its turn assumes no open reasoning block and no open round, and
+is translated again, in turn, in the rare case the previous piece ended inside one. Only files made
 entirely of one-line `data:` frames qualify (then every piece's first line and event
 index are known before any is read in full); for any other file, `translate_file`
 answers None and the caller translates it as one stream.
@@ -32,6 +34,7 @@ from replay.large.pieces import (
 )
 from replay.large.translate_stretches import StretchTemplates, verbatim_chunks
 from replay.large.work_sharing import Helper, in_order
+from replay.translate.run_record import RunRecord
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator, translate_stream
 from replay.wire import bounded_json
@@ -48,6 +51,7 @@ megabyte, so the replay reader's deeper look-ahead would cost 4 MB of peak memor
 
 Reasoning = tuple[str | None, str | None]
 _CLOSED: Reasoning = (None, None)
+OpenRound = tuple[RunRecord, RunRecord] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,8 @@ class TranslatedPiece:
     changed: bool
     reasoning_before: Reasoning
     reasoning_after: Reasoning
+    round_before: OpenRound = None
+    round_after: OpenRound = None
 
 
 def layout(fd: int, size: int, piece_size: int = PIECE_SIZE) -> Layout | None:
@@ -133,8 +139,11 @@ def translate_piece(
     pattern: Translator,
     reasoning: Reasoning,
     templates: StretchTemplates | None = None,
+    *,
+    open_round: OpenRound = None,
 ) -> TranslatedPiece:
-    """Translate one piece with a fresh translator like `pattern`, from `reasoning`.
+    """Translate one piece with a fresh translator like `pattern`, from `reasoning` (and
+    the previous piece's `open_round`).
 
     With `templates` (learned by this process so far, and taught here), the stretches
     they recognise in a piece of one-line frames are copied through unread
@@ -142,6 +151,7 @@ def translate_piece(
     """
     translator = Translator(tools=pattern.tools, request=pattern.request)
     translator.reasoning = reasoning
+    translator.open_round = open_round
     chunks_in: Iterable[bytes | Verbatim] = [piece]
     if templates is not None and _stretchable(piece):
         chunks_in = verbatim_chunks(source, piece, start, translator, templates)
@@ -157,7 +167,14 @@ def translate_piece(
         items.append(item)
     if chunks:
         items.append(b"".join(chunks))
-    return TranslatedPiece(tuple(items), translator.changed, reasoning, translator.reasoning)
+    return TranslatedPiece(
+        tuple(items),
+        translator.changed,
+        reasoning,
+        translator.reasoning,
+        open_round,
+        translator.open_round,
+    )
 
 
 def _stretchable(piece: bytes) -> bool:
@@ -202,22 +219,29 @@ def _translated(
 ) -> Iterator[bytes | Problem]:
     templates = StretchTemplates()  # each process learns its own (the helper forks it empty)
 
-    def compute(number: int, reasoning: Reasoning) -> TranslatedPiece:
+    def compute(number: int, reasoning: Reasoning, open_round: OpenRound = None) -> TranslatedPiece:
         start, end = pieces.span(number)
         piece = os.pread(fd, end - start, start)
         return translate_piece(
-            source, piece, pieces.starts[number], translator, reasoning, templates
+            source,
+            piece,
+            pieces.starts[number],
+            translator,
+            reasoning,
+            templates,
+            open_round=open_round,
         )
 
     def accept(number: int, value: Any) -> TranslatedPiece | None:
         return value if type(value) is TranslatedPiece else None
 
     state = _CLOSED
+    open_round: OpenRound = None
 
     def local(number: int, ahead: bool) -> TranslatedPiece:
         # Ahead of its turn, the previous piece's end state is not known yet: assume
-        # no open reasoning block (checked when its turn comes).
-        return compute(number, _CLOSED if ahead else state)
+        # no open reasoning block and no open round (checked when its turn comes).
+        return compute(number, _CLOSED, None) if ahead else compute(number, state, open_round)
 
     helper = Helper.start(lambda number: compute(number, _CLOSED))
     last = len(pieces.starts) - 1
@@ -226,16 +250,22 @@ def _translated(
         for number, done in enumerate(done_pieces):
             if progress is not None:
                 progress(source, pieces.starts[number].offset, pieces.size)
-            if done.reasoning_before != state:
-                done = compute(number, state)
+            if done.reasoning_before != state or done.round_before != open_round:
+                done = compute(number, state, open_round)
             translator.changed = translator.changed or done.changed
-            state = done.reasoning_after
+            state, open_round = done.reasoning_after, done.round_after
             yield from done.items
         # The last piece, here and in turn, to the file's real end: a file still being
         # written (`curl -N > file`) is translated as far as the one-stream path reads it.
         start = pieces.starts[last]
         rest = translate_piece(
-            source, _read_to_end(fd, start.offset), start, translator, state, templates
+            source,
+            _read_to_end(fd, start.offset),
+            start,
+            translator,
+            state,
+            templates,
+            open_round=open_round,
         )
         translator.changed = translator.changed or rest.changed
         yield from rest.items

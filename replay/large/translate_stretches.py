@@ -106,7 +106,7 @@ def verbatim_chunks(
             plain_from = at  # the stretch goes with the bytes after it, the ordinary way
         else:
             translator.pass_through(
-                _said(piece, at, end, kind, stream_id, opened, count - opened - closed),
+                _said(piece, at, end, kind, stream_id, opened, closed, count - opened - closed),
                 _last_location(source, piece, start, at, end, frame, count),
             )
             yield Verbatim(piece[at:end], count)
@@ -117,16 +117,27 @@ def verbatim_chunks(
 
 
 def _said(
-    piece: bytes, at: int, end: int, kind: str, stream_id: str, opened: bool, count: int
+    piece: bytes,
+    at: int,
+    end: int,
+    kind: str,
+    stream_id: str,
+    opened: bool,
+    closed: bool,
+    count: int,
 ) -> list[dict[str, Any]]:
     """What the stretch `piece[at:end]` says, as `track` reads it: its start event, then
-    its `count` deltas joined (its end event says nothing `track` keeps)."""
+    its `count` deltas joined, then a tool call's end event (its `input` is the call's
+    final arguments; a text message's end event says nothing `track` keeps)."""
     said: list[dict[str, Any]] = []
     if opened:
         said.append(from_json(piece[at + 6 : piece.index(b"\n", at)]))
     if count:
         deltas = stretch_deltas(piece, at, end)
         said.append({"type": kind, DELTA_ID_KEYS[kind]: stream_id, "delta": deltas})
+    if closed and kind == "TOOL_CALL_ARGS":
+        last_at = piece.rfind(_SEPARATOR, at, end - 2) + 2 if opened or count else at
+        said.append(from_json(piece[last_at + 6 : end - 2]))
     return said
 
 

@@ -240,6 +240,27 @@ class _OpenRun:
     legacy: list[RecordedEvent] = field(default_factory=list)
     event_count: int = 0
     reported_unstarted: bool = False
+    continues: bool = False
+    """The next model round of the run before it (`_ends_a_round`): it needs no RUN_STARTED."""
+
+
+def _ends_a_round(run: _OpenRun) -> bool:
+    """Whether the run ended one model round, not the run: `@tanstack/ai` forwards the
+    adapter's `RUN_FINISHED` (`finishReason: "tool_calls"`, no outcome) when the server
+    runs the round's tools itself, then streams their results and the next round —
+    0.58.0 without a new RUN_STARTED, 0.42.0 with one of the same run id."""
+    terminal = run.terminal
+    if terminal is None or terminal.data.get("type") != "RUN_FINISHED":
+        return False
+    data = terminal.data
+    if data.get("outcome") is not None:
+        return False
+    metadata = data.get("metadata")
+    tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+    reason = data.get("finishReason")
+    if reason is None and isinstance(tanstack, dict):
+        reason = tanstack.get("finishReason")
+    return reason == "tool_calls"
 
 
 def _replays_history_call(request: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> bool:
@@ -347,6 +368,12 @@ class TranscriptBuilder:
             self._request = None
             if run.request is not None:
                 self._apply_request(run)
+            elif held is not None and kind != "RUN_STARTED" and _ends_a_round(held):
+                # The same run goes on: same request, ids and parent.
+                run.continues = True
+                run.request = held.request
+                run.run_id, run.thread_id = held.run_id, held.thread_id
+                run.parent_run_id, run.parent_from = held.parent_run_id, held.parent_from
         run.event_count += 1
         problems = self._fold(run, item, kind)
         if problems:
@@ -476,6 +503,7 @@ class TranscriptBuilder:
             run.state = data.get("snapshot")
         if (
             not run.started
+            and not run.continues
             and not run.reported_unstarted
             and kind not in _MAY_PRECEDE_START
             and not _replays_history_call(run.request, kind, data)

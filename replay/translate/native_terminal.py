@@ -20,7 +20,7 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
-from replay.wire.canonical import finite_or_null
+from replay.wire.canonical import finite_or_null, wire_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
@@ -32,22 +32,55 @@ _SHARED_KEYS = frozenset({"type", "timestamp", "rawEvent", "metadata"})
 
 
 def compact_json(value: Any) -> str:
-    """JSON as TanStack writes it on the wire: compact, non-ASCII raw, key order kept.
+    """JSON as TanStack writes it on the wire: `JSON.stringify`, key order kept.
 
-    A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form, and the
-    output must be UTF-8: it stays escaped, as it was recorded. A number no double holds
-    is `null`, as `JSON.stringify` writes it.
+    Numbers in ECMAScript form (`1e-7`, `1`, `0`, not Python's `1e-07`, `1.0`, `-0.0`):
+    a value read from a legacy stream is written back as the native server would
+    write it. A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form
+    and stays escaped, as `JSON.stringify` escapes it. A number no double holds is
+    `null`, as `JSON.stringify` writes it.
+
+    Fast path: a value without floats or integers beyond 2**53 (most events) is written
+    by the C encoder, whose output is then the same text; `js_compact_json` is the plain
+    twin, and a randomised test holds them equal.
     """
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except ValueError:  # `1e400` read as infinity: `JSON.stringify` writes null, not Infinity
-        text = json.dumps(finite_or_null(value), ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Surrogates occur only inside JSON strings, where `\uXXXX` is their escape.
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
+    if _exact_in_c(value):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes it
+            return js_compact_json(value)
+        return text
+    return js_compact_json(value)
+
+
+def js_compact_json(value: Any) -> str:
+    """`compact_json` written by the JavaScript-faithful encoder alone."""
+    return wire_json(finite_or_null(value))
+
+
+_SAFE_INTEGER = 2**53
+
+
+def _exact_in_c(value: Any) -> bool:
+    """Whether Python's JSON encoder writes `value` as `JSON.stringify` does: it holds no
+    float (Python writes `1.0`, `1e-07`) and no integer a double would round."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) or item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if -_SAFE_INTEGER <= item <= _SAFE_INTEGER:
+                continue
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        else:
+            return False
+    return True
 
 
 class TerminalBuilder:

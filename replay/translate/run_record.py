@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.wire import bounded_json
+from replay.wire.canonical import finite_or_null, wire_json
 from replay.wire.problems import Location
 
 
@@ -21,11 +22,24 @@ class ToolCall:
     name: str
     parent: str | None
     args: list[str] = field(default_factory=list)
+    final: list[Any] | None = None
+    """The `TOOL_CALL_END` `input`, boxed in a list (`[input]`) when the end event had
+    one: TanStack then keeps `JSON.stringify(input)` as the call's arguments (what the
+    model streamed only when it sent none). Written out only for a snapshot."""
     done: bool = False
     """A TOOL_CALL_RESULT was seen: the call is complete, not pending."""
 
+    def arguments(self) -> str:
+        """The call's `function.arguments`, as 0.58.0's snapshot carries them."""
+        if self.final is None:
+            return "".join(self.args)
+        (end_input,) = self.final
+        # ai:activities/chat/tools/tool-calls.ts `completeToolCall`: a non-object input
+        # (null, a number) becomes `{}`.
+        return wire_json(finite_or_null(end_input if isinstance(end_input, dict | list) else {}))
+
     def parsed_args(self) -> Any:
-        text = "".join(self.args) or "{}"
+        text = self.arguments() or "{}"
         try:
             value = bounded_json.loads(text)
         except ValueError:
@@ -40,6 +54,9 @@ class Message:
     text: list[str] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_call_id: str | None = None
+    created: int | None = None
+    """The `timestamp` (ms) of the event that began the message: 0.58.0 reads its clock
+    there for the snapshot's `metadata.tanstack.createdAt`."""
 
 
 @dataclass(slots=True)
@@ -56,7 +73,20 @@ class RunRecord:
     location: Location | None = None
     """Where the last event of the run was."""
 
-    def assistant(self, message_id: str | None) -> Message:
+    def continued(self, between: RunRecord) -> RunRecord:
+        """This run, open again for its next model round, with what was said between the
+        rounds (`between`: the tool results of this round's server tools) folded in."""
+        for message in between.messages:
+            if message.role == "tool" and message.tool_call_id in self.calls:
+                self.calls[message.tool_call_id].done = True
+            self.messages.append(message)
+        for call_id, call in between.calls.items():
+            self.calls.setdefault(call_id, call)
+        self.finished = False
+        self.location = between.location or self.location
+        return self
+
+    def assistant(self, message_id: str | None, timestamp: Any = None) -> Message:
         if message_id is not None and message_id in self.by_id:
             return self.by_id[message_id]
         if message_id is None:
@@ -64,7 +94,7 @@ class RunRecord:
                 if message.role == "assistant":
                     return message
             message_id = f"snapshot_{self.run_id or 'run'}_{len(self.messages)}"
-        message = Message(message_id, "assistant")
+        message = Message(message_id, "assistant", created=_epoch_ms(timestamp))
         self.messages.append(message)
         self.by_id[message_id] = message
         return message
@@ -75,7 +105,7 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
     if event_type == "TEXT_MESSAGE_START" or event_type == "TEXT_MESSAGE_CHUNK":
         message_id = text(data.get("messageId"))
         if message_id is not None and data.get("role", "assistant") == "assistant":
-            message = run.assistant(message_id)
+            message = run.assistant(message_id, data.get("timestamp"))
             if event_type == "TEXT_MESSAGE_CHUNK" and isinstance(data.get("delta"), str):
                 message.text.append(data["delta"])
     elif event_type == "TEXT_MESSAGE_CONTENT":
@@ -89,11 +119,17 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
             parent = text(data.get("parentMessageId"))
             call = ToolCall(call_id, name, parent)
             run.calls[call_id] = call
-            run.assistant(parent).tool_calls.append(call)
+            run.assistant(parent, data.get("timestamp")).tool_calls.append(call)
     elif event_type == "TOOL_CALL_ARGS":
         pending = run.calls.get(str(data.get("toolCallId")))
         if pending is not None and isinstance(data.get("delta"), str):
             pending.args.append(data["delta"])
+    elif event_type == "TOOL_CALL_END":
+        ended = run.calls.get(str(data.get("toolCallId")))
+        if ended is not None:
+            end_input = _end_input(data)
+            if end_input is not _ABSENT:
+                ended.final = [end_input]
     elif event_type == "TOOL_CALL_RESULT":
         call_id = text(data.get("toolCallId"))
         if call_id is not None:
@@ -104,6 +140,33 @@ def track(data: dict[str, Any], event_type: Any, run: RunRecord) -> None:
             if isinstance(data.get("content"), str):
                 message.text.append(data["content"])
             run.messages.append(message)
+
+
+_ABSENT = object()
+_LAST_MS = 253402300799999
+"""9999-12-31T23:59:59.999Z: later dates have no four-digit ISO year."""
+
+
+def _epoch_ms(value: Any) -> int | None:
+    """A `timestamp` as whole milliseconds since the epoch, as a JavaScript `Date` keeps
+    it; None when it is no number or outside years 1970 to 9999."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not 0 <= value <= _LAST_MS:  # also refuses NaN
+        return None
+    return int(value)
+
+
+def _end_input(data: dict[str, Any]) -> Any:
+    """A `TOOL_CALL_END`'s `input`: top level (0.42.0 wrote raw chunks) or where 0.58.0's
+    wire normaliser moves it (`metadata.tanstack.input`); `_ABSENT` when it has none."""
+    if "input" in data:
+        return data["input"]
+    metadata = data.get("metadata")
+    tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+    if isinstance(tanstack, dict) and "input" in tanstack:
+        return tanstack["input"]
+    return _ABSENT
 
 
 def text(value: Any) -> str | None:

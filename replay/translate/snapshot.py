@@ -7,6 +7,7 @@ the AG-UI wire form) and what the run itself said (`replay.translate.run_record`
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from replay.runs.history_tool_calls import history_tool_call_ids
@@ -42,14 +43,22 @@ def snapshot_messages(
             if isinstance(message, dict):
                 messages.append(wire_message(message, run.run_id, index))
                 converted += 1
+    request_run = request.get("runId") if request else None
+    run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
     for message in run.messages:
         if message.role == "tool":
+            # 0.58.0 keeps a tool result as a model message without id, so its snapshot
+            # names it by run and position (`snapshot_<runId>_<index>`, the request's run
+            # id) and echoes that id in `metadata.tanstack.toolResult`; the legacy
+            # event's own `messageId` is a fresh random one.
+            tool_id = f"snapshot_{run_key or 'run'}_{len(messages)}"
             messages.append(
                 {
-                    "id": message.id,
                     "role": "tool",
+                    "id": tool_id,
                     "toolCallId": message.tool_call_id,
                     "content": "".join(message.text),
+                    "metadata": {"tanstack": {"toolResult": {"id": tool_id}}},
                 }
             )
             continue
@@ -57,7 +66,10 @@ def snapshot_messages(
         text = "".join(message.text)
         if not text and not calls:
             continue
-        wire: dict[str, Any] = {"id": message.id, "role": "assistant"}
+        wire: dict[str, Any] = {"id": message.id}
+        if message.created is not None:
+            wire["metadata"] = {"tanstack": {"createdAt": iso_time(message.created)}}
+        wire["role"] = "assistant"
         if text:
             wire["content"] = text
         if calls:
@@ -65,7 +77,7 @@ def snapshot_messages(
                 {
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": "".join(call.args)},
+                    "function": {"name": call.name, "arguments": call.arguments()},
                 }
                 for call in calls
             ]
@@ -76,6 +88,12 @@ def snapshot_messages(
         else "the run's events only (no request known, so no input messages)"
     )
     return messages, source
+
+
+def iso_time(epoch_ms: int) -> str:
+    """`new Date(epoch_ms).toISOString()`: UTC, milliseconds, `Z`."""
+    moment = datetime.fromtimestamp(epoch_ms // 1000, UTC)
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{epoch_ms % 1000:03d}Z"
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
@@ -90,8 +108,26 @@ def history_tool_calls(request: dict[str, Any] | None) -> frozenset[str]:
     return frozenset(history_tool_call_ids(request.get("messages")))
 
 
+def legacy_approval_answers(request: dict[str, Any] | None) -> list[str]:
+    """The approval ids a request answers the legacy way: a UIMessage `tool-call` part in
+    state `approval-responded` (ai-client 0.22.1). 0.42.0 ran the tool on it; 0.58.0
+    strips `parts`, so it asks for the approval again (protocol.md §6.3)."""
+    if request is None:
+        return []
+    ids: list[str] = []
+    for message in _dicts(request.get("messages")):
+        for part in _dicts(message.get("parts")):
+            approval = part.get("approval")
+            if part.get("type") == "tool-call" and part.get("state") == "approval-responded":
+                named = approval.get("id") if isinstance(approval, dict) else None
+                ids.append(named if isinstance(named, str) else f"approval_{part.get('id')}")
+    return ids
+
+
 def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
     """A request message in AG-UI wire form (legacy UIMessages carry `parts`/`createdAt`)."""
+    if message.get("role") == "tool" and isinstance(message.get("toolCallId"), str):
+        return _wire_tool_message(message, run_id, index)
     wire: dict[str, Any] = {}
     if not isinstance(message.get("id"), str):
         wire["id"] = f"snapshot_{run_id or 'run'}_{index}"
@@ -122,4 +158,27 @@ def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dic
         ]
         if calls:
             wire["toolCalls"] = calls
+    return wire
+
+
+def _wire_tool_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
+    """A request's tool result as 0.58.0's snapshot writes it (`uiMessagesToWire`): `role`
+    first, and its id (and creation time) echoed in `metadata.tanstack.toolResult`."""
+    message_id = message.get("id")
+    if not isinstance(message_id, str):
+        message_id = f"snapshot_{run_id or 'run'}_{index}"
+    wire: dict[str, Any] = {"role": "tool", "id": message_id}
+    for key in ("name", "toolCallId", "content", "error"):
+        if message.get(key) is not None:
+            wire[key] = message[key]
+    metadata = message.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    tanstack = metadata.get("tanstack")
+    tanstack = dict(tanstack) if isinstance(tanstack, dict) else {}
+    result: dict[str, Any] = {"id": message_id}
+    if isinstance(message.get("createdAt"), str):
+        result["createdAt"] = message["createdAt"]
+    tanstack["toolResult"] = result
+    metadata["tanstack"] = tanstack
+    wire["metadata"] = metadata
     return wire

@@ -21,6 +21,7 @@ are `replay.translate.notices`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -57,7 +58,15 @@ class Translator:
         self.saw_event = False
         """Whether any event came in: an input without one is worth a word, not silence."""
         self._run = RunRecord()
+        self._round: RunRecord | None = None
+        """A run whose model round ended in server tools (a legacy `tool_calls` finish that
+        paused nothing): 0.42.0 starts the next round with another `RUN_STARTED` of the
+        same run id, and the pause's snapshot must still hold this round's messages."""
         self._held: RawEvent | None = None
+        self._results: list[RawEvent] = []
+        """`TOOL_CALL_RESULT`s after the held finish: 0.42.0 runs a pausing turn's server
+        tools after its `RUN_FINISHED`, before the legacy events; 0.58.0 sends them before
+        the pause, so they go out before the native terminal, or after the finish."""
         self._batch: list[tuple[LegacyRequest, RawEvent]] = []
         self._after_terminal = False
         self._reasoning = ReasoningRenamer()
@@ -86,6 +95,13 @@ class Translator:
         legacy = read_legacy(item.data)
         if legacy is not None:
             return self._take_legacy(legacy, item)
+        if (
+            self._held is not None
+            and not self._batch
+            and item.data.get("type") == "TOOL_CALL_RESULT"
+        ):
+            self._results.append(item)
+            return []
         starts = item.data.get("type") == "RUN_STARTED"
         out = self._flush(force=starts or self._held is not None or not self._open)
         out.extend(self._take_event(item))
@@ -128,6 +144,23 @@ class Translator:
         self._reasoning.reasoning, self._reasoning.message = value
 
     @property
+    def open_round(self) -> tuple[RunRecord, RunRecord] | None:
+        """After a model round that ended in server tools, that run and what followed it
+        (tool results): what a run continued by a `RUN_STARTED` of the same run id (0.42.0
+        sends one per round) starts from. None otherwise. Copies, both ways, so a
+        translator never shares a record with another."""
+        if self._round is None:
+            return None
+        return copy.deepcopy((self._round, self._run))
+
+    @open_round.setter
+    def open_round(self, value: tuple[RunRecord, RunRecord] | None) -> None:
+        if value is None:
+            self._round = None
+            return
+        self._round, self._run = copy.deepcopy(value)
+
+    @property
     def _open(self) -> bool:
         return self._run.started and not self._run.finished and self._held is None
 
@@ -141,20 +174,29 @@ class Translator:
         """Release the held finish: as it came, or as the native terminal of its batch."""
         if not force or (self._held is None and not self._batch):
             return []
-        held, batch = self._held, self._batch
-        self._held, self._batch = None, []
+        held, batch, results = self._held, self._batch, self._results
+        self._held, self._batch, self._results = None, [], []
         if not batch:
             assert held is not None
             self._after_terminal = False
             out = self._modernise(held)
+            rounds = held.data.get("finishReason") == "tool_calls" and self._run.run_id
+            self._round = self._run if rounds else None
             self._run = RunRecord()
+            for result in results:
+                out.extend(self._take_event(result))
             return out
+        self._round = None
         anchor = held if held is not None else batch[0][1]
         if held is None and self._run.started:
             # The run never finished: the terminal goes after its last event.
             anchor = RawEvent(self._run.location or anchor.location, anchor.data, anchor.text)
         run = self._run
-        out = self._terminal.build(run, anchor, held, batch)
+        out = []
+        for result in results:
+            track(result.data, "TOOL_CALL_RESULT", run)
+            out.extend(self._modernise(result))
+        out.extend(self._terminal.build(run, anchor, held, batch))
         # Left as reading the output back would leave it (idempotence): the run, or the
         # one its synthesised RUN_STARTED began, finished by the native terminal.
         if not run.started:
@@ -177,9 +219,30 @@ class Translator:
         event_type = data.get("type")
         run = self._run
         if event_type == "RUN_STARTED":
+            run_id = text(data.get("runId"))
+            earlier, between, self._round = self._round, self._run, None
             run = self._run = RunRecord(
-                started=True, run_id=text(data.get("runId")), thread_id=text(data.get("threadId"))
+                started=True, run_id=run_id, thread_id=text(data.get("threadId"))
             )
+            if (
+                earlier is not None
+                and earlier.started
+                and earlier.run_id == run_id
+                and (not between.calls and all(m.role == "tool" for m in between.messages))
+            ):
+                # The next model round of the same run: what it said so far (and the
+                # tool results sent between the rounds) stays, and the run goes on
+                # without a second start, as 0.58.0 streams it.
+                self._run = earlier.continued(between)
+                self._run.location = raw.location
+                return [
+                    self._notice(
+                        TRANSLATED,
+                        f"dropped the RUN_STARTED 0.42.0 repeats for the next model round"
+                        f" of run {run_id!r} (0.58.0 starts a run once)",
+                        raw.location,
+                    )
+                ]
             if self.request is not None:
                 run.thread_id = run.thread_id or text(self.request.get("threadId"))
         run.location = raw.location

@@ -208,7 +208,9 @@ class NodeServer:
     def requests(self, thread_id: str | None = None) -> list[dict[str, Any]]:
         """Every request body the server received, in order (optionally one thread's)."""
         bodies: list[dict[str, Any]] = []
-        for line in self.request_log_path.read_text(encoding="utf-8").splitlines():
+        # Lines end with LF only: `splitlines` would also cut at a U+2028 that
+        # JSON.stringify leaves raw inside a string.
+        for line in self.request_log_path.read_text(encoding="utf-8").split("\n"):
             if not line.strip():
                 continue
             body = json.loads(line)

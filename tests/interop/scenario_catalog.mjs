@@ -9,7 +9,14 @@ export const MODEL = 'scripted-1'
 export const EXPIRES_AT = '2099-01-01T00:00:00.000Z'
 
 /** Scenarios the legacy (@tanstack/ai 0.42.0) server supports. */
-export const LEGACY_SCENARIOS = ['tool-approval', 'client-tool', 'two-approvals', 'plain']
+export const LEGACY_SCENARIOS = ['tool-approval', 'client-tool', 'two-approvals', 'plain', 'scripted']
+
+/**
+ * The `scripted` scenario's turns come with each request, under this key of
+ * `forwardedProps` (a list of turns, see `scriptedTurns` in server_core.mjs), so one
+ * script plays the same turn on both servers.
+ */
+export const SCRIPTED_TURNS_KEY = 'aguiScriptedTurns'
 
 export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
   // ---------------------------------------------------------------------------
@@ -60,10 +67,63 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
     inputSchema: z.object({ release: z.string() }),
   })
 
+  // Extra tools of the `scripted` scenario, so a random turn can mix every kind:
+  // approval, client and plain server tools, each with a zod schema, a raw JSON
+  // Schema (an object literal, used verbatim by TanStack) or none at all.
+  const rebootDef = toolDefinition({
+    name: 'reboot',
+    description: 'Reboot the machine (no input schema)',
+    needsApproval: true,
+  })
+
+  const archiveDef = toolDefinition({
+    name: 'archive',
+    description: 'Archive records (raw JSON Schema input)',
+    inputSchema: {
+      type: 'object',
+      properties: { ids: { type: 'array', items: { type: 'number' } }, note: { type: 'string' } },
+      required: ['ids'],
+    },
+    needsApproval: true,
+  })
+
+  const askUserDef = toolDefinition({
+    name: 'ask_user',
+    description: 'Ask the user anything (no schemas)',
+  })
+
+  const rateDef = toolDefinition({
+    name: 'rate',
+    description: 'Ask the user for a rating (raw JSON Schema input and output)',
+    inputSchema: { type: 'object', properties: { subject: { type: 'string' } } },
+    outputSchema: {
+      type: 'object',
+      properties: { stars: { type: 'number' } },
+      required: ['stars'],
+    },
+  })
+
+  // A client tool that needs approval first: approved, it runs on the client.
+  const signDef = toolDefinition({
+    name: 'sign',
+    description: 'Sign a document on the client, after approval',
+    inputSchema: z.object({ document: z.string() }),
+    outputSchema: z.object({ signature: z.string() }),
+    needsApproval: true,
+  })
+
+  const pingDef = toolDefinition({
+    name: 'ping',
+    description: 'A server tool without schemas',
+  })
+
   const serverExecutors = {
     transfer: async ({ amount, recipient }) => ({ receiptId: `rcpt_${recipient}_${amount}` }),
     delete_file: async () => ({ deleted: true }),
     list_changes: async () => ({ changes: ['Add search', 'Add tests'] }),
+    reboot: async () => ({ rebooted: true }),
+    archive: async () => ({ archived: true }),
+    ping: async (input) => ({ pong: input ?? null }),
   }
 
   // ---------------------------------------------------------------------------
@@ -201,6 +261,25 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
         { text: ['Now the cl', 'ean-up.'], toolCalls: [deleteCall] },
         { text: ['All done', '.'] },
       ],
+    },
+    // Differential tests only: the turns come from the request (SCRIPTED_TURNS_KEY),
+    // the tools are the same on both servers.
+    scripted: {
+      tools: [
+        transferDef,
+        deleteFileDef,
+        rebootDef,
+        archiveDef,
+        pickColorDef,
+        askUserDef,
+        rateDef,
+        signDef,
+        listChangesDef,
+        pingDef,
+      ],
+      interrupts: [],
+      turnsFromRequest: true,
+      turns: [],
     },
     mixed: {
       tools: [transferDef],

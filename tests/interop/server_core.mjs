@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 
-import { MODEL } from './scenario_catalog.mjs'
+import { MODEL, SCRIPTED_TURNS_KEY } from './scenario_catalog.mjs'
 
 /** The scripted text adapter: plays one fixed turn per model call. */
 function scriptedAdapter(scenario) {
@@ -23,16 +23,27 @@ function scriptedAdapter(scenario) {
       const threadId = options.threadId
       const now = () => Date.now()
       yield { type: 'RUN_STARTED', runId, threadId, model: MODEL, timestamp: now() }
-      if (turn.text && turn.text.length > 0) {
+      const toolCalls = turn.toolCalls ?? []
+      // Text between calls (`textBefore` on a call): the turn's one message stays open
+      // across its tool calls and ends after the last one, as a provider streams
+      // interleaved text and tool-use blocks. Otherwise text, then the calls.
+      const interleaved = toolCalls.some((call) => call.textBefore)
+      const hasText = (turn.text && turn.text.length > 0) || interleaved
+      if (hasText) {
         yield { type: 'TEXT_MESSAGE_START', messageId, role: 'assistant', model: MODEL, timestamp: now() }
-        for (const delta of turn.text) {
+        for (const delta of turn.text ?? []) {
           yield { type: 'TEXT_MESSAGE_CONTENT', messageId, delta, model: MODEL, timestamp: now() }
         }
-        yield { type: 'TEXT_MESSAGE_END', messageId, model: MODEL, timestamp: now() }
+        if (!interleaved) yield { type: 'TEXT_MESSAGE_END', messageId, model: MODEL, timestamp: now() }
       }
-      const toolCalls = turn.toolCalls ?? []
       for (const [index, call] of toolCalls.entries()) {
-        const args = JSON.stringify(call.args)
+        for (const delta of call.textBefore ?? []) {
+          yield { type: 'TEXT_MESSAGE_CONTENT', messageId, delta, model: MODEL, timestamp: now() }
+        }
+        // `argsText` is the model's raw argument text (numbers as it wrote them),
+        // streamed in `argsChunks` pieces when given; else the compact JSON of `args`.
+        const args = call.argsText ?? JSON.stringify(call.args)
+        const pieces = call.argsChunks ?? [args]
         yield {
           type: 'TOOL_CALL_START',
           toolCallId: call.id,
@@ -43,17 +54,20 @@ function scriptedAdapter(scenario) {
           model: MODEL,
           timestamp: now(),
         }
-        yield { type: 'TOOL_CALL_ARGS', toolCallId: call.id, delta: args, model: MODEL, timestamp: now() }
+        for (const delta of pieces) {
+          yield { type: 'TOOL_CALL_ARGS', toolCallId: call.id, delta, model: MODEL, timestamp: now() }
+        }
         yield {
           type: 'TOOL_CALL_END',
           toolCallId: call.id,
           toolCallName: call.name,
           toolName: call.name,
-          input: call.args,
+          input: call.argsText === undefined ? call.args : JSON.parse(call.argsText),
           model: MODEL,
           timestamp: now(),
         }
       }
+      if (interleaved) yield { type: 'TEXT_MESSAGE_END', messageId, model: MODEL, timestamp: now() }
       yield {
         type: 'RUN_FINISHED',
         runId,
@@ -136,15 +150,44 @@ async function sendResponse(res, response) {
   res.end()
 }
 
+/**
+ * The turns a `turnsFromRequest` scenario plays: `forwardedProps[SCRIPTED_TURNS_KEY]`
+ * of the body, a non-empty list of `{text?, toolCalls?}` (a call: `{id, name, args}`,
+ * or `argsText` / `argsChunks` for raw argument text, `textBefore` for text before it).
+ * Returns an error message instead when the body has none.
+ */
+function scriptedTurns(body) {
+  let parsed
+  try {
+    parsed = JSON.parse(body.toString('utf8'))
+  } catch {
+    return 'the body is not JSON'
+  }
+  const turns = parsed?.forwardedProps?.[SCRIPTED_TURNS_KEY]
+  if (!Array.isArray(turns) || turns.length === 0) {
+    return `forwardedProps.${SCRIPTED_TURNS_KEY} must be a non-empty list of turns`
+  }
+  return turns
+}
+
 async function handleScenario(lib, name, req, res) {
   const { chat, chatParamsFromRequest, toServerSentEventsResponse, catalog } = lib
-  const scenario = catalog.scenarios[name]
+  let scenario = catalog.scenarios[name]
   const body = await readBody(req)
   logRequest(body.toString('utf8'))
   if (!scenario) {
     res.writeHead(404, { 'content-type': 'text/plain' })
     res.end(`unknown scenario: ${name}\n`)
     return
+  }
+  if (scenario.turnsFromRequest) {
+    const turns = scriptedTurns(body)
+    if (typeof turns === 'string') {
+      res.writeHead(400, { 'content-type': 'text/plain' })
+      res.end(`${name}: ${turns}\n`)
+      return
+    }
+    scenario = { ...scenario, turns }
   }
   const request = new Request(`http://127.0.0.1${req.url}`, {
     method: 'POST',

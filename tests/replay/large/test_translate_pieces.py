@@ -30,6 +30,7 @@ from replay.translate.translation import Translator
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
 LEGACY = sorted((FIXTURES / "legacy").glob("*.sse"))
 NATIVE = sorted((FIXTURES / "native").glob("*.sse"))
+ROUNDS = Path(__file__).resolve().parents[1] / "translate" / "captures" / "rounds.0.42.0.sse"
 
 
 def _frame(event: dict[str, Any]) -> bytes:
@@ -90,6 +91,22 @@ def test_legacy_recordings_translate_the_same_in_pieces(
     assert _translate(path)[1] != path.read_bytes()  # it did translate something
 
 
+def test_a_cut_between_model_rounds_carries_the_open_round(
+    small_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 0.42.0 starts each model round of a run with its own RUN_STARTED, where pieces are
+    # cut; the pause's snapshot needs the earlier rounds, so they carry into the next piece.
+    path = tmp_path / "rounds.sse"
+    path.write_bytes(ROUNDS.read_bytes() * 4)
+    with path.open("rb") as handle:
+        found = layout(handle.fileno(), path.stat().st_size, 400)
+    assert found is not None
+    rounds = ROUNDS.read_bytes()
+    second_round = rounds.index(b'data: {"type":"RUN_STARTED"', 1)
+    assert any(start.offset % len(rounds) == second_round for start in found.starts)
+    _both_ways(path, monkeypatch)
+
+
 def test_native_recordings_come_out_byte_identical_in_pieces(
     small_pieces: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -110,11 +127,17 @@ def test_an_open_reasoning_block_at_a_cut_is_translated_again_in_turn(
     original = replay.large.translate_pieces.translate_piece
 
     def counting(
-        source: str, piece: bytes, start: Any, pattern: Any, reasoning: Any, *rest: Any
+        source: str,
+        piece: bytes,
+        start: Any,
+        pattern: Any,
+        reasoning: Any,
+        *rest: Any,
+        **options: Any,
     ) -> Any:
         if reasoning != (None, None):
             redone.append(start.index)
-        return original(source, piece, start, pattern, reasoning, *rest)
+        return original(source, piece, start, pattern, reasoning, *rest, **options)
 
     monkeypatch.setattr(replay.large.translate_pieces, "translate_piece", counting)
     _both_ways(path, monkeypatch)

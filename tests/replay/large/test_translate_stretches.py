@@ -72,6 +72,9 @@ def _event(draw: st.DrawFn) -> dict[str, Any]:
             event["parentMessageId"] = draw(st.sampled_from(["m1", None]))
         if kind == "TOOL_CALL_ARGS":
             event["delta"] = draw(st.sampled_from(['{"a":', "1}", "{}", '"é"']))
+        if kind == "TOOL_CALL_END" and draw(st.booleans()):
+            # 0.42.0's raw chunk: the call's final arguments, which the snapshot keeps.
+            event["input"] = draw(st.sampled_from([{"a": 1}, {}, 2.5, [1e-7], {"b": "é"}]))
     elif kind == "RUN_STARTED":
         event = {"type": kind, "runId": draw(st.sampled_from(["r1", "r2"])), "threadId": "t"}
     elif kind == "RUN_FINISHED":
@@ -216,3 +219,25 @@ def test_events_that_never_make_a_template_are_offered_a_bounded_number_of_times
     _both(piece, templates, Position())
     assert len(offered) == MAX_TRIES
     assert not templates.templates.active
+
+
+def test_a_copied_tool_call_keeps_the_arguments_its_end_event_gives() -> None:
+    # 0.42.0's TOOL_CALL_END carries the parsed `input`; the snapshot of a later pause
+    # holds `JSON.stringify(input)`, not the streamed text, so a copied stretch must tell
+    # the translator its end event too.
+    warm = WARM_UP.replace(
+        b'{"type":"TOOL_CALL_END","toolCallId":"w"}',
+        b'{"type":"TOOL_CALL_END","toolCallId":"w","input":{"n":1e-7}}',
+    )
+    templates = StretchTemplates()
+    _both(warm, templates, Position())
+    assert templates.templates.complete
+    approval = {
+        "type": "CUSTOM",
+        "name": "approval-requested",
+        "value": {"toolCallId": "w", "toolName": "f", "input": {"n": 1e-7}},
+    }
+    piece = warm[: warm.index(b'data: {"type":"RUN_FINISHED')] + _frame(approval)
+    _both(piece, templates, Position())
+    out = translate_piece("x.sse", piece, Position(), Translator(), (None, None), templates)
+    assert b'"arguments":"{\\"n\\":1e-7}"' in b"".join(i for i in out.items if isinstance(i, bytes))

@@ -57,4 +57,13 @@ def test_without_a_request_only_the_run_speaks() -> None:
     track({"type": "TOOL_CALL_RESULT", "toolCallId": "c", "content": "ok"}, "TOOL_CALL_RESULT", run)
     messages, source = snapshot_messages(run, None, history_tool_calls(None))
     assert source == "the run's events only (no request known, so no input messages)"
-    assert messages == [{"id": "tool-c", "role": "tool", "toolCallId": "c", "content": "ok"}]
+    # Named as 0.58.0 names a tool result: by run and position.
+    assert messages == [
+        {
+            "role": "tool",
+            "id": "snapshot_r_0",
+            "toolCallId": "c",
+            "content": "ok",
+            "metadata": {"tanstack": {"toolResult": {"id": "snapshot_r_0"}}},
+        }
+    ]

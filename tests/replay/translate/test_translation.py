@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -115,8 +116,14 @@ def test_tool_approval_recording_becomes_the_native_terminal() -> None:
     created = request["messages"][0]["createdAt"]
     assert snapshot[0]["metadata"] == {"tanstack": {"createdAt": created}}
     assert "parts" not in snapshot[0]
+    # 0.58.0 stamps the assistant message with its clock when the message began.
+    (start,) = [e for e in events(out) if e["type"] == "TEXT_MESSAGE_START"]
+    began = datetime.fromtimestamp(start["timestamp"] / 1000, UTC).isoformat(
+        timespec="milliseconds"
+    )
     assert snapshot[1] == {
         "id": "msg_scripted_0",
+        "metadata": {"tanstack": {"createdAt": began.replace("+00:00", "Z")}},
         "role": "assistant",
         "content": "I will transfer the money.",
         "toolCalls": [
