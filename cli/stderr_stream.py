@@ -30,14 +30,12 @@ class _LossyStderr(io.FileIO):
     story)."""
 
     def write(self, data: ReadableBuffer) -> int:
-        size = memoryview(data).nbytes
-        if _lost:
-            return size
-        try:
-            return super().write(data)
-        except OSError as error:
-            _lost.append(error)
-            return size
+        if not _lost:  # (every line passes here: nothing more on the way)
+            try:
+                return super().write(data)
+            except OSError as error:
+                _lost.append(error)
+        return memoryview(data).nbytes
 
 
 def install() -> None:

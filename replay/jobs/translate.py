@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,18 +105,20 @@ def _told_legacy_answers(
     pieces: Iterator[bytes | Problem], source: str, request: dict[str, Any] | None
 ) -> Iterator[bytes | Problem]:
     """A notice first when the request answered an approval the legacy way: a package
-    difference no translation of the response can carry over (README "agui translate")."""
+    difference no translation of the response can carry over (README "agui translate").
+    Otherwise the pieces themselves: a large file's million pieces pass no extra step."""
     answered = legacy_approval_answers(request)
-    if answered:
-        yield Problem(
-            LOST,
-            Severity.NOTICE,
-            f"the request answers {', '.join(answered)} the legacy way (an approval in a"
-            " tool-call part), which @tanstack/ai 0.42.0 ran; 0.58.0 ignores it and asks"
-            " again: answer natively (`agui resume`, `agui proxy --native`)",
-            Location(source),
-        )
-    yield from pieces
+    if not answered:
+        return pieces
+    told = Problem(
+        LOST,
+        Severity.NOTICE,
+        f"the request answers {', '.join(answered)} the legacy way (an approval in a"
+        " tool-call part), which @tanstack/ai 0.42.0 ran; 0.58.0 ignores it and asks"
+        " again: answer natively (`agui resume`, `agui proxy --native`)",
+        Location(source),
+    )
+    return chain((told,), pieces)
 
 
 def _told_when_empty(

@@ -64,21 +64,21 @@ _SAFE_INTEGER = 2**53
 
 def _exact_in_c(value: Any) -> bool:
     """Whether Python's JSON encoder writes `value` as `JSON.stringify` does: it holds no
-    float (Python writes `1.0`, `1e-07`) and no integer a double would round."""
+    float (Python writes `1.0`, `1e-07`) and no integer a double would round. (Exact
+    type tests: a parsed JSON value holds no subclasses, and this runs for every event
+    a translation writes.)"""
     stack = [value]
+    pop, push = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
-        if isinstance(item, str) or item is None or isinstance(item, bool):
+        item = pop()
+        kind = type(item)
+        if kind is str or item is None or kind is bool:
             continue
-        if isinstance(item, int):
-            if -_SAFE_INTEGER <= item <= _SAFE_INTEGER:
-                continue
-            return False
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        else:
+        if kind is dict:
+            push(item.values())
+        elif kind is list:
+            push(item)
+        elif kind is not int or not -_SAFE_INTEGER <= item <= _SAFE_INTEGER:
             return False
     return True
 

@@ -13,8 +13,9 @@ loaded anyway. tests/replay/wire/test_event_json.py compares `from_json` here wi
 pydantic-core's on random and hostile texts.
 
 Both parsers also take `NaN`, `Infinity` and `-Infinity`, which are not JSON: TanStack's
-client (`JSON.parse`) throws on them. `strict_parser` is the one place that rule is
-kept for the plain readers (each frame alone, and frames in batches); the piece reader
+client (`JSON.parse`) throws on them. `strict_parser` keeps that rule for the plain
+readers (each frame alone, and frames in batches; `replay.wire.events.parse_frames`
+spells it inline, as it runs for every frame of a stream); the piece reader
 (`replay.large.pieces`) asks pydantic-core to refuse them (`allow_inf_nan=False`), and
 tests/replay/wire/test_strict_json.py shows the two accept the same texts.
 """

@@ -168,15 +168,19 @@ def parse_frames(
     `start_index` is the first message's index (a stream read from its middle).
     """
     noticed = [False]
-    # (a `NaN`/`Infinity` literal is refused here, as `{bad` is: the per-message path
-    # below reports it as `invalid-json`, and `agui translate` copies the frame as is)
-    parse = event_json.strict_parser()
+    parse = event_json.parser()
+    literal = event_json.javascript_literal
     for index, frame in enumerate(frames, start_index):
         if type(frame) is tuple and frame[0][:1] == "{" and len(frame[0]) <= MAX_EVENT_SIZE:
             text = frame[0]
             try:
                 data = parse(text)
             except ValueError:
+                data = None
+            # A `NaN`/`Infinity` literal is refused as `{bad` is (`event_json.strict_parser`,
+            # spelled inline: this runs for every frame): the per-message path below
+            # reports it as `invalid-json`, and `agui translate` copies the frame as is.
+            if ("NaN" in text or "Infinity" in text) and literal(text) is not None:
                 data = None
             if type(data) is dict:
                 yield RawEvent(Location(source, frame[1], frame[2], index), data, text)
