@@ -92,14 +92,15 @@ def stderr_line(text: str) -> None:
     directly, control codes stripped as rich strips them. Long recordings print
     thousands of these, and rich's per-call cost would dominate the run; so would a
     system call per line, so a stderr that is not a terminal is switched to block
-    buffering (the entry point flushes it at exit)."""
+    buffering, also under `PYTHONUNBUFFERED` (the entry point flushes it at exit)."""
     stream = sys.stderr
     if stream.isatty():
         stderr.print(text, markup=False, highlight=False, soft_wrap=True, emoji=False)
         return
-    if getattr(stream, "line_buffering", False):
+    if getattr(stream, "line_buffering", False) or getattr(stream, "write_through", False):
+        # (`write_through` too: under PYTHONUNBUFFERED every line was a system call)
         with contextlib.suppress(AttributeError, ValueError, OSError):
-            stream.reconfigure(line_buffering=False)  # type: ignore[union-attr]
+            stream.reconfigure(line_buffering=False, write_through=False)  # type: ignore[union-attr]
     if _CONTROL.search(text):
         from rich.control import strip_control_codes
 
