@@ -89,6 +89,16 @@ def events(draw: st.DrawFn) -> dict[str, Any]:
             st.one_of(st.just(body), JSON_VALUES)
         )
     if event_type == "RUN_FINISHED" and draw(st.booleans()):
+        # A model round that ran its server tools (the next round goes on without a new
+        # RUN_STARTED in 0.58.0, with one of the same run id in 0.42.0), or a last one.
+        reason = draw(st.sampled_from(["tool_calls", "tool_calls", "stop", None]))
+        if draw(st.booleans()):
+            event["finishReason"] = reason
+        else:
+            event["metadata"] = {"tanstack": {"finishReason": reason}}
+    if event_type == "TOOL_CALL_END" and draw(st.booleans()):
+        event["input"] = draw(st.one_of(st.just({"amount": 1.5e-7}), JSON_VALUES))
+    if event_type == "RUN_FINISHED" and draw(st.booleans()):
         event["outcome"] = draw(
             st.one_of(
                 st.just({"type": "interrupt", "interrupts": []}),
