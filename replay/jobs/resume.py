@@ -25,7 +25,13 @@ from typing import Any, Protocol
 from replay.interrupts.batch import validate_batch
 from replay.interrupts.descriptor_reader import InterruptKind, kind_of
 from replay.interrupts.interrupt_errors import InterruptError
-from replay.resume.answers import AnswerOptions, AnswerSpec, resolve_answers, specs_from_options
+from replay.resume.answers import (
+    Action,
+    AnswerOptions,
+    AnswerSpec,
+    resolve_answers,
+    specs_from_options,
+)
 from replay.resume.client import (
     AtomicFile,
     HttpRequest,
@@ -244,7 +250,8 @@ def resume_run(
         if errors or history:
             return Refused(tuple(errors), history)
     run_id = job.new_run_id or (run_id_factory or new_run_id)()
-    body = continuation_body(paused, resume, run_id=run_id)
+    outputs = {i: a.value for i, a in answers.items() if a.action is Action.ANSWER}
+    body = continuation_body(paused, resume, run_id=run_id, outputs=outputs)
     try:
         text = wire_json(body)
     except (CanonicalJsonError, ValueError):  # a number JSON cannot carry: named here
