@@ -20,7 +20,7 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
-from replay.wire.canonical import finite_or_null, wire_json
+from replay.wire.canonical import finite_or_null, js_key_order, wire_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
@@ -64,7 +64,8 @@ _SAFE_INTEGER = 2**53
 
 def _exact_in_c(value: Any) -> bool:
     """Whether Python's JSON encoder writes `value` as `JSON.stringify` does: it holds no
-    float (Python writes `1.0`, `1e-07`) and no integer a double would round."""
+    float (Python writes `1.0`, `1e-07`), no integer a double would round and no object
+    whose keys a JavaScript object would reorder (`{"b":0,"1":0}`)."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -75,6 +76,9 @@ def _exact_in_c(value: Any) -> bool:
                 continue
             return False
         if isinstance(item, dict):
+            keys = list(item)
+            if js_key_order(keys) != keys:  # JSON.stringify writes array indexes first
+                return False
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

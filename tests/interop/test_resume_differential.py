@@ -147,10 +147,13 @@ def pauses(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, Any] | None
 
 # -- decisions ----------------------------------------------------------------------
 
+# Keys a JavaScript object orders apart: array indexes come first, ascending (`"9"`
+# before `"10"`, though `"10"` sorts first by code unit), then the rest as inserted.
+INDEX_KEYS = st.sampled_from(("10", "9", "0", "01", "4294967294", "4294967295", "b", "a"))
 OUTPUTS = {
     "pick_color": st.fixed_dictionaries({"color": texts}),
-    "rate": st.fixed_dictionaries({"stars": numbers}),
-    "ask_user": values,
+    "rate": st.fixed_dictionaries({"stars": numbers}, optional={"10": numbers, "9": texts}),
+    "ask_user": values | st.dictionaries(INDEX_KEYS, values, max_size=4),
 }
 RESPONSES = {
     "review-plan": st.fixed_dictionaries({"approved": st.booleans()}, optional={"note": texts}),
