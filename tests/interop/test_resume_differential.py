@@ -9,13 +9,19 @@ approval; resolve or cancel a generic; a client tool's output of varied JSON.
 
 For each example the real 0.33.2 `ChatClient` runs to the pause and answers (client tool
 results first, then the public items, so it posts one continuation); `agui resume
---from <run 1>` answers the same way with its flags. The two bodies must be equal as
-JSON text, key order and number literals included, once the continuation's `runId` is
-set aside. agui's body goes to the real server, which must run it (no `RUN_ERROR`, the
-same event types the client's continuation got), and the recorded continuation must
-check clean with `agui replay --check`. Every fifth example also serves run 1 with
-`agui replay --serve` and drives the client against it: it must see the interrupts it
-saw from the real server.
+--from <run 1>` answers the same way, with its flags or an `--answers` file. The two
+bodies must be equal as JSON text, key order and number literals included, once the
+continuation's `runId` is set aside. agui's body goes to the real server, which must run
+it (the same event types, and the same `RUN_ERROR` or none, as the client's), and the
+recorded continuation must check clean with `agui replay --check`. Every fifth example
+also serves run 1 with `agui replay --serve` and drives the client against it: it must
+see the interrupts it saw from the real server.
+
+Package behaviour, not agui's (checked, not failed): a generic emitted at `afterModel`
+pauses before the turn's approvals and client tools are emitted; the client answers the
+generic alone and 0.58.0 refuses that continuation (`Missing resume entry for interrupt
+approval_…`), rebuilding the batch from the history. agui's body is the client's there
+too and gets the same `RUN_ERROR`.
 """
 
 from __future__ import annotations
@@ -168,12 +174,14 @@ def ascii_json(value: Any) -> str:
 
 def decide(
     data: st.DataObject, items: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
     """One drawn decision per interrupt of run 1: the client's answer steps (client tool
-    results first, so the client posts one continuation) and agui's flags, in one order."""
+    results first, so the client posts one continuation), agui's flags in that order, and
+    the same answers as an `--answers` file (keyed by interrupt id)."""
     tools_first = sorted(items, key=lambda item: item["reason"] != "tanstack:client_tool_execution")
     steps: list[dict[str, Any]] = []
     flags: list[str] = []
+    answers: dict[str, Any] = {}
     for item in tools_first:
         binding = item["metadata"]["tanstack:interruptBinding"]
         kind, interrupt_id = binding["kind"], item["id"]
@@ -189,6 +197,7 @@ def decide(
                 }
             )
             flags += ["--answer", f"{interrupt_id}={ascii_json(output)}"]
+            answers[interrupt_id] = {"status": "resolved", "payload": output}
         elif kind == "tool-approval":
             name = binding["toolName"]
             choices = ["approve", "reject", "cancel"] + (["edit"] if name in EDITABLE else [])
@@ -197,26 +206,31 @@ def decide(
             if choice == "cancel":
                 steps.append({**select, "action": "cancel"})
                 flags += ["--cancel", interrupt_id]
+                answers[interrupt_id] = {"status": "cancelled"}
             elif choice == "edit":
                 args = data.draw(ARGS[name], label=f"edited {name}")
                 options = {"editedArgs": args}
                 steps.append({**select, "value": True, "options": options})
                 flags += ["--edit", f"{interrupt_id}={ascii_json(args)}"]
+                answers[interrupt_id] = {"approved": True, "editedArgs": args}
             else:
                 steps.append({**select, "value": choice == "approve"})
                 flags += [f"--{choice}", interrupt_id]
+                answers[interrupt_id] = {"approved": choice == "approve"}
         else:
             definition = binding["definitionId"]
             select = {"definitionId": definition}
             if data.draw(st.booleans(), label=f"cancel {definition}"):
                 steps.append({**select, "action": "cancel"})
                 flags += ["--cancel", interrupt_id]
+                answers[interrupt_id] = {"status": "cancelled"}
             else:
                 response = data.draw(RESPONSES[definition], label=f"response {definition}")
                 steps.append({**select, "value": response})
                 flags += ["--answer", f"{interrupt_id}={ascii_json(response)}"]
+                answers[interrupt_id] = {"status": "resolved", "payload": response}
         event(f"{kind}: {steps[-1].get('action', 'resolve')}")
-    return steps, flags
+    return steps, flags, answers
 
 
 # -- the audit ----------------------------------------------------------------------
@@ -280,7 +294,7 @@ def audit(
     (workdir / f"{thread}.request.json").write_text(
         json.dumps(first["requests"][0]), encoding="utf-8"
     )
-    steps, flags = decide(data, items)
+    steps, flags, answers = decide(data, items)
 
     # The client answers on a fresh run 1 of its own; agui answers that same run 1.
     answered = run_client({**script, "answers": steps}, tools=tools, number=literal)
@@ -312,6 +326,14 @@ def audit(
         for old, new in ids.items():
             if flag == old or flag.startswith(f"{old}="):
                 remapped[index] = new + flag[len(old) :]
+    if data.draw(st.booleans(), label="answers file"):
+        file = workdir / f"{thread}.answers.json"
+        file.write_text(
+            json.dumps({ids.get(key, key): value for key, value in answers.items()}),
+            encoding="utf-8",
+        )
+        remapped = ["--answers", str(file)]
+        event("answered with --answers FILE")
     out = workdir / f"{thread}.cont.sse"
     resumed = runner.invoke(
         app,
