@@ -30,7 +30,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -409,8 +408,3 @@ def test_resume_builds_the_clients_body_on_random_pauses(
         )
 
     check()
-
-
-@pytest.fixture(autouse=True)
-def _needs_node(interop_node: NodeTools) -> None:
-    """Fails (CI=true) or skips without node, like every interop test."""
