@@ -14,7 +14,6 @@ library work already lives below (`replay.resume`, `replay.interrupts`).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,7 +25,13 @@ from typing import Any, Protocol
 from replay.interrupts.batch import validate_batch
 from replay.interrupts.descriptor_reader import InterruptKind, kind_of
 from replay.interrupts.interrupt_errors import InterruptError
-from replay.resume.answers import AnswerOptions, AnswerSpec, resolve_answers, specs_from_options
+from replay.resume.answers import (
+    Action,
+    AnswerOptions,
+    AnswerSpec,
+    resolve_answers,
+    specs_from_options,
+)
 from replay.resume.client import (
     AtomicFile,
     HttpRequest,
@@ -245,7 +250,8 @@ def resume_run(
         if errors or history:
             return Refused(tuple(errors), history)
     run_id = job.new_run_id or (run_id_factory or new_run_id)()
-    body = continuation_body(paused, resume, run_id=run_id)
+    outputs = {i: a.value for i, a in answers.items() if a.action is Action.ANSWER}
+    body = continuation_body(paused, resume, run_id=run_id, outputs=outputs)
     try:
         text = wire_json(body)
     except (CanonicalJsonError, ValueError):  # a number JSON cannot carry: named here
@@ -473,14 +479,14 @@ def _send(
                 handle(builder.add(item))
             handle(builder.finish())
     except AguiError as error:
-        kept = _keep_recording(recorder, received, body, whole=False)
+        kept = _keep_recording(recorder, received, request.body, whole=False)
         if kept is None:
             raise
         raise type(error)(
             f"{error}; kept what arrived as {kept[0]} and {kept[1]} ({job.record} was not written)"
         ) from None
     except BaseException:
-        _keep_recording(recorder, received, body, whole=False)
+        _keep_recording(recorder, received, request.body, whole=False)
         raise
     finally:
         view.close()
@@ -492,7 +498,7 @@ def _send(
         if unfinished
         else None
     )
-    recorded = _keep_recording(recorder, received, body, whole=partial is None)
+    recorded = _keep_recording(recorder, received, request.body, whole=partial is None)
     errors = tuple(p for p in problems if p.severity is Severity.ERROR)
     return Sent(tuple(runs), errors, body, recorded, verdict(runs, errors, body), partial)
 
@@ -512,10 +518,13 @@ def _without_text(event: RecordedEvent) -> RecordedEvent:
 
 
 def _keep_recording(
-    recorder: AtomicFile | None, received: int, body: Mapping[str, Any], *, whole: bool
+    recorder: AtomicFile | None, received: int, posted: bytes, *, whole: bool
 ) -> tuple[Path, Path] | None:
     """Move the recorded response into place with its request beside it.
 
+    The request is the body posted, byte for byte: re-encoded from the parsed body it
+    would carry Python's numbers (`1e-07` for the client's `1e-7`) and fail on a lone
+    surrogate, which the wire text carries escaped.
     A response that is not whole goes to `OUT.partial.sse` instead, so `OUT.sse` never
     looks complete when it is not. Nothing is kept when no byte arrived before a failure.
     """
@@ -526,7 +535,7 @@ def _keep_recording(
         return None
     recorder.commit(recorder.path if whole else partial_path(recorder.path))
     sse_path, request_path = record_paths(recorder.path)  # (a device keeps its name)
-    write_atomic(request_path, (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode())
+    write_atomic(request_path, posted)
     return sse_path, request_path
 
 

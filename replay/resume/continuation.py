@@ -127,13 +127,20 @@ def build_resume(
     return canonical_resolutions(entries)
 
 
-def _tool_content(descriptor: Mapping[str, Any], entry: Mapping[str, Any]) -> str | None:
-    """The synthetic tool message content for one resolved entry, or None for none."""
+def _tool_content(
+    descriptor: Mapping[str, Any], entry: Mapping[str, Any], outputs: Mapping[str, Any]
+) -> str | None:
+    """The synthetic tool message content for one resolved entry, or None for none.
+
+    A client tool's result is its output as given (`outputs`, by interrupt id), not the
+    entry's key-sorted payload: the client stringifies the output `addToolResult` got.
+    """
     if entry.get("status") != "resolved":
         return None
     payload = entry.get("payload")
     kind = kind_of(descriptor)
     if kind is InterruptKind.CLIENT_TOOL:
+        payload = outputs.get(str(entry.get("interruptId")), payload)
         # normalizeToolResult: strings pass through, everything else is JSON.stringify'd.
         return payload if isinstance(payload, str) else wire_json(payload)
     if kind is InterruptKind.TOOL_APPROVAL and isinstance(payload, dict):
@@ -149,31 +156,50 @@ def continuation_messages(
     resume: Sequence[Mapping[str, Any]],
     *,
     tool_call_metadata: Mapping[str, Any] | None = None,
+    outputs: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The history plus the synthetic `role:"tool"` messages the client adds (§4.5).
 
-    Each goes right after the assistant message holding the call, in its `toolCalls`
-    order, unless the history already has a result for that call.
+    `uiMessagesToWire` writes an assistant message's tool messages in the order of its
+    parts: a decided approval at its tool-call part (`toolCalls` order), a result at its
+    `tool-result` part. `addToolResult` appends that part, after the results the stream
+    already brought (the history's tool messages), so after each assistant message come
+    the approval decisions, then its tool messages already in the history, then the
+    client-tool results (`toolCalls` order: the order a client answering them in turn
+    gives them). A call whose result the history already has gets nothing.
     """
     out = [copy.deepcopy(dict(m)) for m in messages]
     by_id = {descriptor_id(d): d for d in descriptors}
-    contents: dict[str, str] = {}
+    approvals: dict[str, str] = {}
+    results: dict[str, str] = {}
     for entry in resume:
         descriptor = by_id.get(str(entry.get("interruptId")))
         if descriptor is None:
             continue
         call_id = tool_call_id_of(descriptor)
-        content = _tool_content(descriptor, entry)
+        content = _tool_content(descriptor, entry, outputs or {})
         if call_id is not None and content is not None:
-            contents[call_id] = content
+            kind = kind_of(descriptor)
+            (results if kind is InterruptKind.CLIENT_TOOL else approvals)[call_id] = content
     answered = {m.get("toolCallId") for m in out if m.get("role") == "tool" and "toolCallId" in m}
     metadata_by_call = dict(tool_call_metadata or {})
     result: list[dict[str, Any]] = []
     placed: set[str] = set()
+    waiting: list[str] = []  # client-tool results of the last assistant message
+
+    def place(call_ids: Sequence[str], contents: Mapping[str, str]) -> None:
+        for call_id in call_ids:
+            if call_id in contents and call_id not in answered and call_id not in placed:
+                placed.add(call_id)
+                result.append(_tool_message(call_id, contents[call_id]))
+
     for message in out:
+        if message.get("role") != "tool":
+            place(waiting, results)
+            waiting = []
         calls = message.get("toolCalls") if message.get("role") == "assistant" else None
-        call_ids = (
-            [c.get("id") for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        call_ids: list[str] = (
+            [c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str)]
             if isinstance(calls, list)
             else []
         )
@@ -181,13 +207,11 @@ def continuation_messages(
         if extra:
             _add_tool_call_metadata(message, extra)
         result.append(message)
-        for call_id in call_ids:
-            if call_id in contents and call_id not in answered and call_id not in placed:
-                placed.add(call_id)
-                result.append(_tool_message(call_id, contents[call_id]))
-    for call_id, content in contents.items():
-        if call_id not in answered and call_id not in placed:
-            result.append(_tool_message(call_id, content))
+        place(call_ids, approvals)
+        waiting += call_ids
+    place(waiting, results)
+    for contents in (approvals, results):
+        place(list(contents), contents)
     return result
 
 
@@ -217,22 +241,49 @@ def _add_tool_call_metadata(message: dict[str, Any], extra: Mapping[str, Any]) -
     tanstack["toolCallMetadata"] = merged
 
 
+def posted_resume(
+    descriptors: Sequence[Mapping[str, Any]], resume: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The entries the client posts: with a generic interrupt in the batch, it leaves the
+    client-tool results out of `resume` (`maybeSubmit`: "client-owned items minus
+    client-tool items if a generic is present"); they reach the server as tool messages,
+    and the server lets a batch with its generics answered omit them (§5.2 step 2)."""
+    if not any(kind_of(d) is InterruptKind.GENERIC for d in descriptors):
+        return list(resume)
+    by_id = {descriptor_id(d): d for d in descriptors}
+    return [
+        entry
+        for entry in resume
+        if kind_of(by_id.get(str(entry.get("interruptId")), {})) is not InterruptKind.CLIENT_TOOL
+    ]
+
+
 def continuation_body(
-    paused: PausedRun, resume: Sequence[Mapping[str, Any]], *, run_id: str
+    paused: PausedRun,
+    resume: Sequence[Mapping[str, Any]],
+    *,
+    run_id: str,
+    outputs: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The whole request body, keys in the client's order (`buildRunAgentInputBody`)."""
+    """The whole request body, keys in the client's order (`buildRunAgentInputBody`).
+
+    `outputs`: the answers' values as given, by interrupt id (a client tool's result
+    keeps its key order in its tool message)."""
     messages = continuation_messages(
         paused.messages,
         paused.interrupts,
         resume,
         tool_call_metadata=paused.tool_call_metadata,
+        outputs=outputs,
     )
     forwarded = copy.deepcopy(paused.forwarded_props)
     return {
         "threadId": paused.thread_id,
         "runId": run_id,
         "parentRunId": paused.run_id,
-        "resume": [copy.deepcopy(dict(entry)) for entry in resume],
+        "resume": [
+            copy.deepcopy(dict(entry)) for entry in posted_resume(paused.interrupts, resume)
+        ],
         "state": {},
         "messages": messages,
         "tools": copy.deepcopy(list(paused.tools)),

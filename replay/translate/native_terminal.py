@@ -20,7 +20,7 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
-from replay.wire.canonical import finite_or_null, wire_json
+from replay.wire.canonical import finite_or_null, js_key_order, wire_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
@@ -64,9 +64,10 @@ _SAFE_INTEGER = 2**53
 
 def _exact_in_c(value: Any) -> bool:
     """Whether Python's JSON encoder writes `value` as `JSON.stringify` does: it holds no
-    float (Python writes `1.0`, `1e-07`) and no integer a double would round. (Exact
-    type tests: a parsed JSON value holds no subclasses, and this runs for every event
-    a translation writes.)"""
+    float (Python writes `1.0`, `1e-07`), no integer a double would round and no object
+    whose keys a JavaScript object would reorder (`{"b":0,"1":0}`). (Exact type tests:
+    a parsed JSON value holds no subclasses, and this runs for every event a translation
+    writes.)"""
     stack = [value]
     pop, push = stack.pop, stack.extend
     while stack:
@@ -75,6 +76,12 @@ def _exact_in_c(value: Any) -> bool:
         if kind is str or item is None or kind is bool:
             continue
         if kind is dict:
+            # An array index starts with a digit, and a digit sorts below ":": most
+            # objects are cleared by one comparison of their smallest key.
+            if item and min(item) < ":":
+                keys = list(item)
+                if js_key_order(keys) != keys:  # JSON.stringify writes array indexes first
+                    return False
             push(item.values())
         elif kind is list:
             push(item)

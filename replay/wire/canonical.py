@@ -75,6 +75,28 @@ def js_string(text: str) -> str:
     return "".join(out)
 
 
+_MAX_INDEX = 2**32 - 2
+"""The largest array index: a JavaScript object lists such keys first."""
+
+
+def _array_index(key: str) -> int | None:
+    """The key's value when it is an array index (`"0"`, `"9"`, `"10"`; not `"01"`)."""
+    if not key.isascii() or not key.isdigit() or (len(key) > 1 and key[0] == "0"):
+        return None
+    number = int(key)
+    return number if number <= _MAX_INDEX else None
+
+
+def js_key_order(keys: list[str]) -> list[str]:
+    """Keys in the order a JavaScript object holds them (`OrdinaryOwnPropertyKeys`):
+    array indexes ascending, then the other keys as inserted. `JSON.stringify` writes
+    them so, whatever order the object was built in."""
+    indexes = [(number, key) for key in keys if (number := _array_index(key)) is not None]
+    if not indexes:
+        return keys
+    return [key for _, key in sorted(indexes)] + [k for k in keys if _array_index(k) is None]
+
+
 def _utf16_key(key: str) -> bytes:
     return key.encode("utf-16-be", "surrogatepass")
 
@@ -98,7 +120,7 @@ def _encode(value: Any, *, sort_keys: bool) -> str:
     if isinstance(value, dict):
         if not all(isinstance(key, str) for key in value):
             raise CanonicalJsonError("Interrupt values must use plain JSON objects.")
-        keys = sorted(value, key=_utf16_key) if sort_keys else list(value)
+        keys = sorted(value, key=_utf16_key) if sort_keys else js_key_order(list(value))
         members = (js_string(k) + ":" + _encode(value[k], sort_keys=sort_keys) for k in keys)
         return "{" + ",".join(members) + "}"
     raise CanonicalJsonError(
@@ -155,7 +177,7 @@ def canonical_json(value: Any) -> str:
 
 
 def wire_json(value: Any) -> str:
-    """`JSON.stringify` of a JSON value: insertion key order, no spaces, JS numbers.
+    """`JSON.stringify` of a JSON value: JavaScript key order, no spaces, JS numbers.
 
     What TanStack writes on the wire; unlike `canonical_json` it keeps key order, so a
     re-encoded event or request body reads exactly as the JavaScript side would write it.

@@ -164,6 +164,7 @@ export async function runDriver(project, scriptPath) {
 
   const client = new project.ChatClient({
     ...(script.threadId ? { threadId: script.threadId } : {}),
+    ...(script.forwardedProps ? { forwardedProps: script.forwardedProps } : {}),
     connection: project.fetchServerSentEvents(script.url ?? 'http://127.0.0.1:9/unused', {
       fetchClient: recordingFetch,
     }),

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import threading
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -236,8 +236,12 @@ def run_client(
     project: str = "native",
     tools: NodeTools | None = None,
     timeout: float = CLIENT_TIMEOUT_S,
+    number: Callable[[str], Any] | None = None,
 ) -> dict[str, Any]:
     """Run ``<project>/client.mjs`` on ``script`` and return its parsed JSON result.
+
+    ``number`` (optional) receives every JSON number's literal text, for a test that
+    compares numbers as the client wrote them (`1e-7`, not `1e-07`).
 
     Raises InteropFailure (with the driver's stderr) when it exits non-zero, times
     out or prints something that is not one JSON object.
@@ -266,7 +270,7 @@ def run_client(
             f"stderr: {completed.stderr.strip()}"
         )
     try:
-        result = json.loads(completed.stdout)
+        result = json.loads(completed.stdout, parse_int=number, parse_float=number)
     except json.JSONDecodeError as exc:
         raise InteropFailure(
             f"{project}/client.mjs printed no JSON result ({exc}); "
@@ -296,3 +300,18 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
 def event_types(text: str) -> list[str]:
     """The ``type`` of every event in an SSE text, in order."""
     return [str(event.get("type")) for event in parse_sse(text)]
+
+
+def normalised_interrupts(result: Mapping[str, Any]) -> list[Any]:
+    """A driver result's ``interruptsAfterRun1`` with what differs between two runs of the
+    same pause (the first run id, generic interrupt ids) replaced by stable tokens, so the
+    interrupts the client saw from two servers compare equal."""
+    names = {result["requests"][0]["runId"]: "<run-1>"}
+    for item in result["interruptsAfterRun1"]:
+        if item["kind"] == "generic":
+            names[item["id"]] = f"<generic:{item.get('definitionId')}:{item.get('key')}>"
+    text = json.dumps(result["interruptsAfterRun1"], sort_keys=True)
+    for value, token in names.items():
+        text = text.replace(json.dumps(value), json.dumps(token))
+    items: list[Any] = json.loads(text)
+    return items

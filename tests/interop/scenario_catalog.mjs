@@ -18,6 +18,12 @@ export const LEGACY_SCENARIOS = ['tool-approval', 'client-tool', 'two-approvals'
  */
 export const SCRIPTED_TURNS_KEY = 'aguiScriptedTurns'
 
+/**
+ * Native only: generic interrupts the `scripted` scenario emits, from this key of
+ * `forwardedProps`: `{phase, requests: [{definitionId, key?}]}` (see `scriptedGeneric`).
+ */
+export const SCRIPTED_INTERRUPTS_KEY = 'aguiScriptedInterrupts'
+
 export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
   // ---------------------------------------------------------------------------
   // Tool definitions (definitions only: the server adds `.server(execute)`, the
@@ -157,13 +163,34 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
     })
   }
 
-  function chooseAudienceRequest() {
+  function chooseAudienceRequest(extra = {}) {
     return chooseAudience.interrupt({
       key: 'audience',
       reason: 'audience-required',
       message: 'Choose who sees the release notes.',
       payload: { options: ['everyone', 'beta testers'] },
+      ...extra,
     })
+  }
+
+  const GENERIC_REQUESTS = { 'review-plan': reviewPlanRequest, 'choose-audience': chooseAudienceRequest }
+
+  /**
+   * The `scripted` scenario's generic interrupts from a request's
+   * `forwardedProps[SCRIPTED_INTERRUPTS_KEY]` (`{phase, requests: [{definitionId, key?}]}`),
+   * or an error message.
+   */
+  function scriptedGeneric(spec) {
+    const phases = ['beforeModel', 'afterModel', 'beforeTools', 'afterTools']
+    if (!spec || !phases.includes(spec.phase) || !Array.isArray(spec.requests)) {
+      return `${SCRIPTED_INTERRUPTS_KEY} must be {phase: one of ${phases.join(', ')}, requests: [...]}`
+    }
+    for (const request of spec.requests) {
+      if (!GENERIC_REQUESTS[request?.definitionId]) return `unknown definitionId ${JSON.stringify(request?.definitionId)}`
+    }
+    const build = (request) =>
+      GENERIC_REQUESTS[request.definitionId](request.key === undefined ? {} : { key: request.key })
+    return genericAt(spec.phase, () => spec.requests.map(build))
   }
 
   // ---------------------------------------------------------------------------
@@ -277,7 +304,7 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
         listChangesDef,
         pingDef,
       ],
-      interrupts: [],
+      interrupts: defineInterrupt ? [reviewPlan, chooseAudience] : [],
       turnsFromRequest: true,
       turns: [],
     },
@@ -296,6 +323,7 @@ export function buildCatalog({ toolDefinition, defineInterrupt, z }) {
     scenarios,
     serverExecutors,
     reviewPlan,
+    scriptedGeneric: defineInterrupt ? scriptedGeneric : undefined,
     interruptDefinitions: defineInterrupt ? INTERRUPT_DEFINITIONS : {},
   }
 }

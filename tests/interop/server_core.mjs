@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 
-import { MODEL, SCRIPTED_TURNS_KEY } from './scenario_catalog.mjs'
+import { MODEL, SCRIPTED_INTERRUPTS_KEY, SCRIPTED_TURNS_KEY } from './scenario_catalog.mjs'
 
 /** The scripted text adapter: plays one fixed turn per model call. */
 function scriptedAdapter(scenario) {
@@ -188,6 +188,16 @@ async function handleScenario(lib, name, req, res) {
       return
     }
     scenario = { ...scenario, turns }
+    const generic = JSON.parse(body.toString('utf8')).forwardedProps?.[SCRIPTED_INTERRUPTS_KEY]
+    if (generic !== undefined && catalog.scriptedGeneric) {
+      const built = catalog.scriptedGeneric(generic)
+      if (typeof built === 'string') {
+        res.writeHead(400, { 'content-type': 'text/plain' })
+        res.end(`${name}: ${built}\n`)
+        return
+      }
+      scenario = { ...scenario, generic: built }
+    }
   }
   const request = new Request(`http://127.0.0.1${req.url}`, {
     method: 'POST',

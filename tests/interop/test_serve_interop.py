@@ -25,7 +25,7 @@ from replay.serve.serve_options import FAST, ServeOptions
 from replay.serve.served_runs import load_recording
 from replay.serve.server import ReplayServer
 from tests.interop.cases import LEGACY_CASES, NATIVE_CASES, TRANSFER_ID, Case
-from tests.interop.harness import REPO_ROOT, NodeServer, parse_sse
+from tests.interop.harness import REPO_ROOT, NodeServer, normalised_interrupts, parse_sse
 
 pytestmark = pytest.mark.interop
 
@@ -84,23 +84,6 @@ def serve() -> Iterator[Callable[..., Served]]:
         served.server.shutdown()
 
 
-def _volatile(result: dict[str, Any]) -> dict[str, str]:
-    """Values that differ between two runs of the same case: run ids, generic ids."""
-    names = {result["requests"][0]["runId"]: "<run-1>"}
-    for item in result["interruptsAfterRun1"]:
-        if item["kind"] == "generic":
-            names[item["id"]] = f"<generic:{item.get('definitionId')}>"
-    return names
-
-
-def _normalised(result: dict[str, Any]) -> list[Any]:
-    text = json.dumps(result["interruptsAfterRun1"], sort_keys=True)
-    for value, token in _volatile(result).items():
-        text = text.replace(json.dumps(value), json.dumps(token))
-    items: list[Any] = json.loads(text)
-    return items
-
-
 def _check_clean(result: dict[str, Any], requests: int) -> None:
     assert result["errors"] == []
     assert result["interruptErrors"] == []
@@ -131,7 +114,7 @@ def test_the_real_client_sees_the_same_interrupts_and_resumes_into_run_two(
     _check_clean(against_real, 2)
     assert against_agui["interruptsAfterRun1"], "no interrupt exposed"
     assert all(item["canResolve"] for item in against_agui["interruptsAfterRun1"])
-    assert _normalised(against_agui) == _normalised(against_real)
+    assert normalised_interrupts(against_agui) == normalised_interrupts(against_real)
 
     # The continuation agui received is the one the real server received, and agui
     # accepted it with recorded run 2, rebound to the client's new run id.

@@ -12,7 +12,9 @@ from replay.translate.native_terminal import compact_json, js_compact_json
 
 TEXTS = st.one_of(
     st.text(max_size=6),
-    st.sampled_from(["\ud800", "a\udfffb", "\u2028", "\x7f", "\x00", "é🚀", '"\\/']),
+    st.sampled_from(
+        ["\ud800", "a\udfffb", "\u2028", "\x7f", "\x00", "é🚀", '"\\/', "10", "9", "01"]
+    ),
 )
 NUMBERS = st.one_of(
     st.integers(-(2**60), 2**60),

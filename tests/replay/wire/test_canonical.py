@@ -77,6 +77,18 @@ def test_wire_json_is_json_stringify() -> None:
     )
 
 
+def test_wire_json_writes_keys_in_javascript_object_order() -> None:
+    """Array-index keys first, ascending, as `JSON.stringify(JSON.parse(text))` writes
+    them: a client tool output `{"stars":1,"9":"x"}` reaches the wire as
+    `{"9":"x","stars":1}`, and a key-sorted resume payload's `"10"` follows `"9"`.
+    Found by tests/interop/test_resume_differential.py."""
+    value = {"stars": 1, "10": 2, "9": 3, "01": 4, "4294967295": 5, "4294967294": 6}
+    assert wire_json(value) == ('{"9":3,"10":2,"4294967294":6,"stars":1,"01":4,"4294967295":5}')
+    assert canonical_json(value) == (
+        '{"01":4,"10":2,"4294967294":6,"4294967295":5,"9":3,"stars":1}'
+    )
+
+
 def test_wire_json_refuses_what_json_cannot_hold() -> None:
     with pytest.raises(CanonicalJsonError):
         wire_json({"x": object()})
