@@ -38,13 +38,15 @@ def snapshot_messages(
     messages: list[dict[str, Any]] = []
     request_messages = request.get("messages") if request else None
     converted = 0
+    # 0.58.0 names what has no id by the request's run id (the run it streams), which a
+    # legacy stream without its own RUN_STARTED does not repeat.
+    request_run = request.get("runId") if request else None
+    run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
     if isinstance(request_messages, list):
         for index, message in enumerate(request_messages):
             if isinstance(message, dict):
-                messages.append(wire_message(message, run.run_id, index))
+                messages.append(wire_message(message, run_key, index))
                 converted += 1
-    request_run = request.get("runId") if request else None
-    run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
     for message in run.messages:
         if message.role == "tool":
             # 0.58.0 keeps a tool result as a model message without id, so its snapshot
@@ -163,8 +165,17 @@ def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dic
 
 def _wire_tool_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
     """A request's tool result as 0.58.0's snapshot writes it (`uiMessagesToWire`): `role`
-    first, and its id (and creation time) echoed in `metadata.tanstack.toolResult`."""
+    first, and its id (and creation time) echoed in `metadata.tanstack.toolResult`.
+
+    A message in that wire form already (`metadata.tanstack.toolResult`, as a current
+    client sends it) keeps the id recorded there, not its own: 0.58.0 reads a tool result
+    into a model message without id, so a client-minted id (`tool-<toolCallId>` for a
+    client tool's output) is replaced by the run-and-position one."""
     message_id = message.get("id")
+    recorded = _tool_result(message)
+    if recorded is not None:
+        named = recorded.get("id")
+        message_id = named if isinstance(named, str) else None
     if not isinstance(message_id, str):
         message_id = f"snapshot_{run_id or 'run'}_{index}"
     wire: dict[str, Any] = {"role": "tool", "id": message_id}
@@ -182,3 +193,11 @@ def _wire_tool_message(message: dict[str, Any], run_id: str | None, index: int) 
     metadata["tanstack"] = tanstack
     wire["metadata"] = metadata
     return wire
+
+
+def _tool_result(message: dict[str, Any]) -> dict[str, Any] | None:
+    """`metadata.tanstack.toolResult` of a tool message in wire form, when it has one."""
+    metadata = message.get("metadata")
+    tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+    found = tanstack.get("toolResult") if isinstance(tanstack, dict) else None
+    return found if isinstance(found, dict) else None

@@ -67,3 +67,32 @@ def test_without_a_request_only_the_run_speaks() -> None:
             "metadata": {"tanstack": {"toolResult": {"id": "snapshot_r_0"}}},
         }
     ]
+
+
+def test_a_tool_result_in_wire_form_keeps_the_id_recorded_for_it() -> None:
+    """0.33.2 sends a client tool's output as `tool-<callId>` with an empty
+    `metadata.tanstack.toolResult`; 0.58.0 names it by run and position (recorded)."""
+    sent = {
+        "id": "tool-call_1",
+        "role": "tool",
+        "toolCallId": "call_1",
+        "content": '{"color":"teal"}',
+        "metadata": {"tanstack": {"toolResult": {}}},
+    }
+    assert wire_message(sent, "run-2", 5)["id"] == "snapshot_run-2_5"
+    kept = sent | {"metadata": {"tanstack": {"toolResult": {"id": "snapshot_run-1_2"}}}}
+    assert wire_message(kept, "run-2", 5)["id"] == "snapshot_run-1_2"
+    legacy = {k: v for k, v in sent.items() if k != "metadata"}
+    assert wire_message(legacy, "run-2", 5)["id"] == "tool-call_1"
+
+
+def test_request_messages_without_id_are_named_by_the_request_run() -> None:
+    """A legacy continuation may stream no RUN_STARTED of its own: the request's run id
+    names what has no id, as 0.58.0 names it."""
+    run = RunRecord()
+    request = {
+        "runId": "run-req",
+        "messages": [{"role": "tool", "toolCallId": "c", "content": "x"}],
+    }
+    messages, _ = snapshot_messages(run, request, frozenset())
+    assert messages[0]["id"] == "snapshot_run-req_0"
