@@ -12,6 +12,7 @@ from typing import Any
 
 from replay.runs.history_tool_calls import history_tool_call_ids
 from replay.translate.run_record import RunRecord
+from replay.wire import bounded_json
 
 # Fields a legacy UIMessage may carry that the AG-UI wire message form keeps.
 _WIRE_MESSAGE_KEYS = (
@@ -42,12 +43,23 @@ def snapshot_messages(
     # legacy stream without its own RUN_STARTED does not repeat.
     request_run = request.get("runId") if request else None
     run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
+    # A native client holds an approved call's place with a `pendingExecution` tool
+    # message; 0.58.0 runs the call and puts its result in that place.
+    results = {m.tool_call_id: m for m in run.messages if m.role == "tool" and m.tool_call_id}
+    placed: set[str] = set()
     if isinstance(request_messages, list):
         for index, message in enumerate(request_messages):
             if isinstance(message, dict):
-                messages.append(wire_message(message, run_key, index))
+                converted_message = wire_message(message, run_key, index)
+                call_id = converted_message.get("toolCallId")
+                if _is_placeholder(message) and call_id in results and call_id not in placed:
+                    converted_message["content"] = "".join(results[call_id].text)
+                    placed.add(call_id)
+                messages.append(converted_message)
                 converted += 1
     for message in run.messages:
+        if message.role == "tool" and message.tool_call_id in placed:
+            continue
         if message.role == "tool":
             # 0.58.0 keeps a tool result as a model message without id, so its snapshot
             # names it by run and position (`snapshot_<runId>_<index>`, the request's run
@@ -201,3 +213,16 @@ def _tool_result(message: dict[str, Any]) -> dict[str, Any] | None:
     tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
     found = tanstack.get("toolResult") if isinstance(tanstack, dict) else None
     return found if isinstance(found, dict) else None
+
+
+def _is_placeholder(message: dict[str, Any]) -> bool:
+    """A tool message standing in for an approved call not yet run (0.33.2 writes
+    `{"approved":true,"pendingExecution":true,...}` as its content)."""
+    content = message.get("content")
+    if message.get("role") != "tool" or not isinstance(content, str):
+        return False
+    try:
+        parsed = bounded_json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and parsed.get("pendingExecution") is True

@@ -96,3 +96,26 @@ def test_request_messages_without_id_are_named_by_the_request_run() -> None:
     }
     messages, _ = snapshot_messages(run, request, frozenset())
     assert messages[0]["id"] == "snapshot_run-req_0"
+
+
+def test_an_approved_call_s_result_takes_its_placeholder_s_place() -> None:
+    """0.33.2 holds an approved call's place with a `pendingExecution` tool message; the
+    0.58.0 snapshot has the call's result there, and the run's other results after it."""
+    placeholder = {
+        "id": "tool-c2",
+        "role": "tool",
+        "toolCallId": "c2",
+        "content": '{"approved":true,"pendingExecution":true,"message":"ok"}',
+        "metadata": {"tanstack": {"toolResult": {}}},
+    }
+    request = {"runId": "R", "messages": [{"id": "u", "role": "user", "content": "x"}, placeholder]}
+    run = RunRecord(started=True, run_id="R")
+    for call_id, content in (("c1", "one"), ("c2", "two")):
+        event = {"type": "TOOL_CALL_RESULT", "toolCallId": call_id, "content": content}
+        track(event | {"messageId": f"r-{call_id}", "role": "tool"}, event["type"], run)
+    messages, _ = snapshot_messages(run, request, frozenset())
+    assert [(m["id"], m.get("toolCallId"), m.get("content")) for m in messages] == [
+        ("u", None, "x"),
+        ("snapshot_R_1", "c2", "two"),
+        ("snapshot_R_2", "c1", "one"),
+    ]
