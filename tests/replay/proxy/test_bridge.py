@@ -280,3 +280,35 @@ def test_tanstack_fields_are_filed_under_metadata_as_0_58_0_files_them() -> None
     }
     assert events[2]["model"] == "m"  # 0.58.0 names no model on a content delta
     assert events[-1]["metadata"] == {"tanstack": {"model": "m", "finishReason": "stop"}}
+
+
+def test_a_continuation_s_early_results_reach_its_next_pause_s_snapshot() -> None:
+    """0.42.0 streams the answered calls' results before the continuation's RUN_STARTED;
+    when the run pauses again, its snapshot must hold them, in place of the client's
+    `pendingExecution` placeholder (bridge differential, as 0.58.0's snapshot)."""
+    placeholder = {
+        "id": "tool-c1",
+        "role": "tool",
+        "toolCallId": "c1",
+        "content": '{"approved":true,"pendingExecution":true,"message":"ok"}',
+        "metadata": {"tanstack": {"toolResult": {}}},
+    }
+    request = ANSWERED | {"messages": [*ANSWERED["messages"], placeholder]}
+    legacy = _sse(
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c1", "messageId": "t-9", "content": "done"},
+        {"type": "RUN_STARTED", "runId": "R2", "threadId": "T"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c2", "toolCallName": "transfer"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c2", "delta": '{"amount":1}'},
+        {"type": "TOOL_CALL_END", "toolCallId": "c2", "toolCallName": "transfer"},
+        {"type": "RUN_FINISHED", "runId": "R2", "threadId": "T", "finishReason": "tool_calls"},
+        {
+            "type": "CUSTOM",
+            "name": "approval-requested",
+            "value": {"toolCallId": "c2", "toolName": "transfer", "input": {"amount": 1}},
+        },
+    )
+    stream = NativeStream(request, TOOLS)
+    events = _events(stream.feed(legacy) + stream.close())
+    (snapshot,) = [e for e in events if e["type"] == "MESSAGES_SNAPSHOT"]
+    tools = [(m["id"], m["content"]) for m in snapshot["messages"] if m["role"] == "tool"]
+    assert tools == [("snapshot_R2_2", "done")]
