@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from replay.interrupts.descriptors import tool_map
+from replay.proxy.answered_calls import answered_calls, as_native
+from replay.proxy.tanstack_metadata import in_metadata
 from replay.serve.run_ids import RunIds, rewrite_event
 from replay.translate.translation import Translator
 from replay.wire import bounded_json
@@ -211,6 +213,7 @@ class NativeStream:
     def __init__(self, request: dict[str, Any] | None, tools: Any = None) -> None:
         self._decoder = SseDecoder()
         self._translator = Translator(tools=tool_map(tools), request=request)
+        self._answered = answered_calls(request)
         run_id = request.get("runId") if isinstance(request, dict) else None
         thread_id = request.get("threadId") if isinstance(request, dict) else None
         self._ids = (
@@ -237,6 +240,12 @@ class NativeStream:
         for item in items:
             if isinstance(item, EndOfStream) or not isinstance(item, RawEvent):
                 continue  # `[DONE]` and the translator's notices stay on this side
-            rewritten = rewrite_event(item.data, self._ids) if self._ids is not None else None
+            data = as_native(item.data, self._answered) if self._answered else item.data
+            if data is None:
+                continue  # a legacy continuation's replay of an answered call
+            data = in_metadata(data)
+            rewritten = rewrite_event(data, self._ids) if self._ids is not None else None
+            if rewritten is None and data is not item.data:
+                rewritten = data
             text = item.text if rewritten is None else wire_json(rewritten)
             yield encode_event(text).encode("utf-8")

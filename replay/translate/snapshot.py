@@ -12,6 +12,7 @@ from typing import Any
 
 from replay.runs.history_tool_calls import history_tool_call_ids
 from replay.translate.run_record import RunRecord
+from replay.wire import bounded_json
 
 # Fields a legacy UIMessage may carry that the AG-UI wire message form keeps.
 _WIRE_MESSAGE_KEYS = (
@@ -38,14 +39,27 @@ def snapshot_messages(
     messages: list[dict[str, Any]] = []
     request_messages = request.get("messages") if request else None
     converted = 0
+    # 0.58.0 names what has no id by the request's run id (the run it streams), which a
+    # legacy stream without its own RUN_STARTED does not repeat.
+    request_run = request.get("runId") if request else None
+    run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
+    # A native client holds an approved call's place with a `pendingExecution` tool
+    # message; 0.58.0 runs the call and puts its result in that place.
+    results = {m.tool_call_id: m for m in run.messages if m.role == "tool" and m.tool_call_id}
+    placed: set[str] = set()
     if isinstance(request_messages, list):
         for index, message in enumerate(request_messages):
             if isinstance(message, dict):
-                messages.append(wire_message(message, run.run_id, index))
+                converted_message = wire_message(message, run_key, index)
+                call_id = converted_message.get("toolCallId")
+                if _is_placeholder(message) and call_id in results and call_id not in placed:
+                    converted_message["content"] = "".join(results[call_id].text)
+                    placed.add(call_id)
+                messages.append(converted_message)
                 converted += 1
-    request_run = request.get("runId") if request else None
-    run_key = request_run if isinstance(request_run, str) and request_run else run.run_id
     for message in run.messages:
+        if message.role == "tool" and message.tool_call_id in placed:
+            continue
         if message.role == "tool":
             # 0.58.0 keeps a tool result as a model message without id, so its snapshot
             # names it by run and position (`snapshot_<runId>_<index>`, the request's run
@@ -163,8 +177,17 @@ def wire_message(message: dict[str, Any], run_id: str | None, index: int) -> dic
 
 def _wire_tool_message(message: dict[str, Any], run_id: str | None, index: int) -> dict[str, Any]:
     """A request's tool result as 0.58.0's snapshot writes it (`uiMessagesToWire`): `role`
-    first, and its id (and creation time) echoed in `metadata.tanstack.toolResult`."""
+    first, and its id (and creation time) echoed in `metadata.tanstack.toolResult`.
+
+    A message in that wire form already (`metadata.tanstack.toolResult`, as a current
+    client sends it) keeps the id recorded there, not its own: 0.58.0 reads a tool result
+    into a model message without id, so a client-minted id (`tool-<toolCallId>` for a
+    client tool's output) is replaced by the run-and-position one."""
     message_id = message.get("id")
+    recorded = _tool_result(message)
+    if recorded is not None:
+        named = recorded.get("id")
+        message_id = named if isinstance(named, str) else None
     if not isinstance(message_id, str):
         message_id = f"snapshot_{run_id or 'run'}_{index}"
     wire: dict[str, Any] = {"role": "tool", "id": message_id}
@@ -182,3 +205,24 @@ def _wire_tool_message(message: dict[str, Any], run_id: str | None, index: int) 
     metadata["tanstack"] = tanstack
     wire["metadata"] = metadata
     return wire
+
+
+def _tool_result(message: dict[str, Any]) -> dict[str, Any] | None:
+    """`metadata.tanstack.toolResult` of a tool message in wire form, when it has one."""
+    metadata = message.get("metadata")
+    tanstack = metadata.get("tanstack") if isinstance(metadata, dict) else None
+    found = tanstack.get("toolResult") if isinstance(tanstack, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def _is_placeholder(message: dict[str, Any]) -> bool:
+    """A tool message standing in for an approved call not yet run (0.33.2 writes
+    `{"approved":true,"pendingExecution":true,...}` as its content)."""
+    content = message.get("content")
+    if message.get("role") != "tool" or not isinstance(content, str):
+        return False
+    try:
+        parsed = bounded_json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and parsed.get("pendingExecution") is True

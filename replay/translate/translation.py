@@ -243,6 +243,11 @@ class Translator:
                         raw.location,
                     )
                 ]
+            if earlier is None and not between.started and between.messages:
+                # A continuation's results of the calls it was answered about, streamed
+                # before its RUN_STARTED: they belong to this run's conversation, as
+                # 0.58.0's snapshot has them (`snapshot.snapshot_messages`).
+                run = self._run = run.continued(between)
             if self.request is not None:
                 run.thread_id = run.thread_id or text(self.request.get("threadId"))
         run.location = raw.location

@@ -169,6 +169,8 @@ export async function runDriver(project, scriptPath) {
       fetchClient: recordingFetch,
     }),
     tools: project.buildTools(script),
+    // The `scripted` scenario reads the model's turns from here (SCRIPTED_TURNS_KEY).
+    ...(script.forwardedProps ? { forwardedProps: script.forwardedProps } : {}),
     ...(project.hasInterrupts ? { interrupts: project.buildInterrupts(script) } : {}),
     onError: (error) => {
       result.errors.push(errorText(error))

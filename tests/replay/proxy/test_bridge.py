@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.proxy.bridge import NativeStream, Unbridgeable, legacy_follow_up
+from replay.proxy.tanstack_metadata import in_metadata
 from replay.translate.translation import translate_items
 from replay.wire.events import parse_messages
 from replay.wire.sse import decode_bytes
@@ -112,10 +113,11 @@ def test_the_legacy_pause_arrives_as_the_native_terminal_bound_to_the_request() 
 
 
 def test_the_bridge_translates_as_agui_translate_does() -> None:
-    """The plain twin: `agui translate`'s item stage over the whole stream."""
+    """The plain twin: `agui translate`'s item stage over the whole stream, TanStack's
+    own fields then filed under `metadata.tanstack` as 0.58.0 files them."""
     source = "x"
     expected = [
-        item.data
+        in_metadata(item.data)
         for item in translate_items(
             parse_messages(source, decode_bytes(LEGACY_RUN)), tools=TOOLS, request=LEGACY_REQUEST
         )
@@ -191,3 +193,122 @@ def test_a_hostile_continuation_is_bridged_or_refused_never_raised(
         return
     assert "resume" not in follow_up
     assert all(isinstance(m, dict) for m in follow_up["messages"])
+
+
+def _sse(*events: dict[str, Any]) -> bytes:
+    return b"".join(f"data: {json.dumps(event)}\n\n".encode() for event in events)
+
+
+def _events(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line[6:]) for line in data.decode().split("\n") if line.startswith("data: ")]
+
+
+ANSWERED = {
+    "runId": "R2",
+    "threadId": "T",
+    "parentRunId": "R1",
+    "resume": [{"interruptId": "approval_c1", "status": "resolved", "payload": {"approved": True}}],
+    "messages": [
+        {"id": "u", "role": "user", "content": "go"},
+        {
+            "id": "msg_0",
+            "role": "assistant",
+            "toolCalls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "transfer", "arguments": "{}"},
+                }
+            ],
+        },
+    ],
+}
+
+
+def test_a_legacy_continuation_reports_the_answered_call_as_0_58_0_does() -> None:
+    """0.42.0 streams the approved call again and its result under a fresh message id;
+    0.58.0 only the result, under the message holding the call (bridge differential)."""
+    legacy = _sse(
+        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "transfer", "model": "m"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}", "model": "m"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c1", "toolCallName": "transfer", "result": "ok"},
+        {
+            "type": "TOOL_CALL_RESULT",
+            "toolCallId": "c1",
+            "messageId": "tool-result-9",
+            "content": "ok",
+        },
+        {"type": "RUN_STARTED", "runId": "R2", "threadId": "T", "model": "m"},
+        {"type": "RUN_FINISHED", "runId": "R2", "threadId": "T", "finishReason": "stop"},
+    )
+    stream = NativeStream(ANSWERED, TOOLS)
+    events = _events(stream.feed(legacy) + stream.close())
+    assert [e["type"] for e in events] == ["TOOL_CALL_RESULT", "RUN_STARTED", "RUN_FINISHED"]
+    assert events[0]["messageId"] == "msg_0"
+    # A first request answers nothing: its calls pass through.
+    first = NativeStream({"runId": "R1", "threadId": "T"}, TOOLS)
+    passed = _events(first.feed(legacy) + first.close())
+    assert [e["type"] for e in passed][:4] == [
+        "TOOL_CALL_START",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_END",
+        "TOOL_CALL_RESULT",
+    ]
+
+
+def test_tanstack_fields_are_filed_under_metadata_as_0_58_0_files_them() -> None:
+    legacy = _sse(
+        {"type": "RUN_STARTED", "runId": "R", "threadId": "T", "model": "m"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "a", "role": "assistant", "model": "m"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a", "delta": "hi", "model": "m"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "a", "model": "m"},
+        {
+            "type": "RUN_FINISHED",
+            "runId": "R",
+            "threadId": "T",
+            "model": "m",
+            "finishReason": "stop",
+        },
+    )
+    stream = NativeStream({"runId": "R", "threadId": "T"}, TOOLS)
+    events = _events(stream.feed(legacy) + stream.close())
+    assert events[1] == {
+        "type": "TEXT_MESSAGE_START",
+        "messageId": "a",
+        "role": "assistant",
+        "metadata": {"tanstack": {"model": "m"}},
+    }
+    assert events[2]["model"] == "m"  # 0.58.0 names no model on a content delta
+    assert events[-1]["metadata"] == {"tanstack": {"model": "m", "finishReason": "stop"}}
+
+
+def test_a_continuation_s_early_results_reach_its_next_pause_s_snapshot() -> None:
+    """0.42.0 streams the answered calls' results before the continuation's RUN_STARTED;
+    when the run pauses again, its snapshot must hold them, in place of the client's
+    `pendingExecution` placeholder (bridge differential, as 0.58.0's snapshot)."""
+    placeholder = {
+        "id": "tool-c1",
+        "role": "tool",
+        "toolCallId": "c1",
+        "content": '{"approved":true,"pendingExecution":true,"message":"ok"}',
+        "metadata": {"tanstack": {"toolResult": {}}},
+    }
+    request = ANSWERED | {"messages": [*ANSWERED["messages"], placeholder]}
+    legacy = _sse(
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c1", "messageId": "t-9", "content": "done"},
+        {"type": "RUN_STARTED", "runId": "R2", "threadId": "T"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c2", "toolCallName": "transfer"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c2", "delta": '{"amount":1}'},
+        {"type": "TOOL_CALL_END", "toolCallId": "c2", "toolCallName": "transfer"},
+        {"type": "RUN_FINISHED", "runId": "R2", "threadId": "T", "finishReason": "tool_calls"},
+        {
+            "type": "CUSTOM",
+            "name": "approval-requested",
+            "value": {"toolCallId": "c2", "toolName": "transfer", "input": {"amount": 1}},
+        },
+    )
+    stream = NativeStream(request, TOOLS)
+    events = _events(stream.feed(legacy) + stream.close())
+    (snapshot,) = [e for e in events if e["type"] == "MESSAGES_SNAPSHOT"]
+    tools = [(m["id"], m["content"]) for m in snapshot["messages"] if m["role"] == "tool"]
+    assert tools == [("snapshot_R2_2", "done")]

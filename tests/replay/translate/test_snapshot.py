@@ -67,3 +67,55 @@ def test_without_a_request_only_the_run_speaks() -> None:
             "metadata": {"tanstack": {"toolResult": {"id": "snapshot_r_0"}}},
         }
     ]
+
+
+def test_a_tool_result_in_wire_form_keeps_the_id_recorded_for_it() -> None:
+    """0.33.2 sends a client tool's output as `tool-<callId>` with an empty
+    `metadata.tanstack.toolResult`; 0.58.0 names it by run and position (recorded)."""
+    sent = {
+        "id": "tool-call_1",
+        "role": "tool",
+        "toolCallId": "call_1",
+        "content": '{"color":"teal"}',
+        "metadata": {"tanstack": {"toolResult": {}}},
+    }
+    assert wire_message(sent, "run-2", 5)["id"] == "snapshot_run-2_5"
+    kept = sent | {"metadata": {"tanstack": {"toolResult": {"id": "snapshot_run-1_2"}}}}
+    assert wire_message(kept, "run-2", 5)["id"] == "snapshot_run-1_2"
+    legacy = {k: v for k, v in sent.items() if k != "metadata"}
+    assert wire_message(legacy, "run-2", 5)["id"] == "tool-call_1"
+
+
+def test_request_messages_without_id_are_named_by_the_request_run() -> None:
+    """A legacy continuation may stream no RUN_STARTED of its own: the request's run id
+    names what has no id, as 0.58.0 names it."""
+    run = RunRecord()
+    request = {
+        "runId": "run-req",
+        "messages": [{"role": "tool", "toolCallId": "c", "content": "x"}],
+    }
+    messages, _ = snapshot_messages(run, request, frozenset())
+    assert messages[0]["id"] == "snapshot_run-req_0"
+
+
+def test_an_approved_call_s_result_takes_its_placeholder_s_place() -> None:
+    """0.33.2 holds an approved call's place with a `pendingExecution` tool message; the
+    0.58.0 snapshot has the call's result there, and the run's other results after it."""
+    placeholder = {
+        "id": "tool-c2",
+        "role": "tool",
+        "toolCallId": "c2",
+        "content": '{"approved":true,"pendingExecution":true,"message":"ok"}',
+        "metadata": {"tanstack": {"toolResult": {}}},
+    }
+    request = {"runId": "R", "messages": [{"id": "u", "role": "user", "content": "x"}, placeholder]}
+    run = RunRecord(started=True, run_id="R")
+    for call_id, content in (("c1", "one"), ("c2", "two")):
+        event = {"type": "TOOL_CALL_RESULT", "toolCallId": call_id, "content": content}
+        track(event | {"messageId": f"r-{call_id}", "role": "tool"}, event["type"], run)
+    messages, _ = snapshot_messages(run, request, frozenset())
+    assert [(m["id"], m.get("toolCallId"), m.get("content")) for m in messages] == [
+        ("u", None, "x"),
+        ("snapshot_R_1", "c2", "two"),
+        ("snapshot_R_2", "c1", "one"),
+    ]
