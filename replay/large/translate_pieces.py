@@ -51,7 +51,7 @@ megabyte, so the replay reader's deeper look-ahead would cost 4 MB of peak memor
 
 Reasoning = tuple[str | None, str | None]
 _CLOSED: Reasoning = (None, None)
-OpenRound = tuple[RunRecord, RunRecord] | None
+OpenRound = tuple[RunRecord | None, RunRecord] | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,20 @@ class RunRecord:
     calls: dict[str, ToolCall] = field(default_factory=dict)
     location: Location | None = None
     """Where the last event of the run was."""
+    round_mark: tuple[int, int] | None = None
+    """(messages, calls) when a repeated `RUN_STARTED` last opened this run's next model
+    round: a further repeat before it says anything but tool results is one too."""
+
+    def quiet_since_round(self) -> bool:
+        """Whether a repeated `RUN_STARTED` opened this run's round and the round has said
+        nothing since but tool results (a further repeat is dropped like the first)."""
+        mark = self.round_mark
+        return (
+            mark is not None
+            and not self.finished
+            and len(self.calls) == mark[1]
+            and all(message.role == "tool" for message in self.messages[mark[0] :])
+        )
 
     def continued(self, between: RunRecord) -> RunRecord:
         """This run, open again for its next model round, with what was said between the

@@ -144,17 +144,18 @@ class Translator:
         self._reasoning.reasoning, self._reasoning.message = value
 
     @property
-    def open_round(self) -> tuple[RunRecord, RunRecord] | None:
+    def open_round(self) -> tuple[RunRecord | None, RunRecord] | None:
         """After a model round that ended in server tools, that run and what followed it
         (tool results): what a run continued by a `RUN_STARTED` of the same run id (0.42.0
-        sends one per round) starts from. None otherwise. Copies, both ways, so a
-        translator never shares a record with another."""
-        if self._round is None:
+        sends one per round) starts from; or (None, the run) while a round opened by such
+        a repeat has said nothing but tool results (`RunRecord.quiet_since_round`). None
+        otherwise. Copies, both ways, so a translator never shares a record with another."""
+        if self._round is None and not self._run.quiet_since_round():
             return None
         return copy.deepcopy((self._round, self._run))
 
     @open_round.setter
-    def open_round(self, value: tuple[RunRecord, RunRecord] | None) -> None:
+    def open_round(self, value: tuple[RunRecord | None, RunRecord] | None) -> None:
         if value is None:
             self._round = None
             return
@@ -224,6 +225,7 @@ class Translator:
             run = self._run = RunRecord(
                 started=True, run_id=run_id, thread_id=text(data.get("threadId"))
             )
+            repeat = True
             if (
                 earlier is not None
                 and earlier.started
@@ -234,7 +236,17 @@ class Translator:
                 # tool results sent between the rounds) stays, and the run goes on
                 # without a second start, as 0.58.0 streams it.
                 self._run = earlier.continued(between)
-                self._run.location = raw.location
+            elif between.run_id == run_id and between.quiet_since_round():
+                # Another repeat before the round said anything: dropped as well, or the
+                # output would hold the round's finish and this start side by side, which
+                # a second translation would read as the first repeat (idempotence).
+                self._run = between
+            else:
+                repeat = False
+            if repeat:
+                continued = self._run
+                continued.location = raw.location
+                continued.round_mark = (len(continued.messages), len(continued.calls))
                 return [
                     self._notice(
                         TRANSLATED,

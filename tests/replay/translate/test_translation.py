@@ -377,3 +377,14 @@ def test_never_raises_never_loses_and_is_idempotent(
     text = once.decode()
     for line in kept:
         assert f"data: {line}\n\n" in text
+
+
+def test_a_second_repeated_run_start_before_the_round_says_anything_is_dropped_too() -> None:
+    """Found by the idempotence property: the round's finish and a kept start side by side
+    in the output would read, translated again, as the first repeat and be dropped."""
+    starts = {"type": "RUN_STARTED", "runId": "r0", "threadId": "t"}
+    finish = {"type": "RUN_FINISHED", "runId": "r", "threadId": "t", "finishReason": "tool_calls"}
+    data = b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in [starts, finish, starts, starts])
+    once, _ = run(data, tools=TOOLS)
+    assert once.count(b'"RUN_STARTED"') == 1
+    assert run(once, tools=TOOLS)[0] == once
