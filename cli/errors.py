@@ -87,14 +87,21 @@ _CONTROL = re.compile("[\x07\x08\x0b\x0c\x0d]")
 """The control codes rich strips from printed text (`rich.control.strip_control_codes`)."""
 
 
+_asked: list[object] = [None, False]
+"""The stream `stderr_line` last wrote to, and whether it is a terminal."""
+
+
 def stderr_line(text: str) -> None:
     """One plain line on stderr (a finding, a notice): rich on a terminal, else written
     directly, control codes stripped as rich strips them. Long recordings print
     thousands of these, and rich's per-call cost would dominate the run; so would a
     system call per line, so a stderr that is not a terminal is switched to block
-    buffering, also under `PYTHONUNBUFFERED` (the entry point flushes it at exit)."""
+    buffering, also under `PYTHONUNBUFFERED` (the entry point flushes it at exit). Whether
+    it is a terminal is asked once per stream (`isatty` is a system call)."""
     stream = sys.stderr
-    if stream.isatty():
+    if _asked[0] is not stream:
+        _asked[:] = [stream, stream.isatty()]
+    if _asked[1]:
         stderr.print(text, markup=False, highlight=False, soft_wrap=True, emoji=False)
         return
     if getattr(stream, "line_buffering", False) or getattr(stream, "write_through", False):
