@@ -45,7 +45,8 @@ def compact_json(value: Any) -> str:
     twin, and a randomised test holds them equal.
     """
     if _exact_in_c(value):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        # (no cycle check: a JSON value read or built here is a tree)
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes it
@@ -65,29 +66,36 @@ _SAFE_INTEGER = 2**53
 def _exact_in_c(value: Any) -> bool:
     """Whether Python's JSON encoder writes `value` as `JSON.stringify` does: it holds no
     float (Python writes `1.0`, `1e-07`), no integer a double would round and no object
-    whose keys a JavaScript object would reorder (`{"b":0,"1":0}`). (Exact type tests:
-    a parsed JSON value holds no subclasses, and this runs for every event a translation
-    writes.)"""
-    stack = [value]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        item = pop()
+    whose keys a JavaScript object would reorder (`{"b":0,"1":0}`). (Exact type tests and
+    strings passed over where they are met: a parsed JSON value holds no subclasses, and
+    this runs for every event a translation writes.)"""
+    kind = type(value)
+    if kind is dict:
+        # An array index starts with a digit, and a digit sorts below ":": most objects
+        # are cleared by one comparison of their smallest key.
+        if value and min(value) < ":":
+            keys = list(value)
+            if js_key_order(keys) != keys:  # JSON.stringify writes array indexes first
+                return False
+        items: Any = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return kind is str or value is None or kind is bool or _safe_integer(value)
+    for item in items:
         kind = type(item)
         if kind is str or item is None or kind is bool:
             continue
-        if kind is dict:
-            # An array index starts with a digit, and a digit sorts below ":": most
-            # objects are cleared by one comparison of their smallest key.
-            if item and min(item) < ":":
-                keys = list(item)
-                if js_key_order(keys) != keys:  # JSON.stringify writes array indexes first
-                    return False
-            push(item.values())
-        elif kind is list:
-            push(item)
-        elif kind is not int or not -_SAFE_INTEGER <= item <= _SAFE_INTEGER:
+        if kind is dict or kind is list:
+            if not _exact_in_c(item):
+                return False
+        elif not _safe_integer(item):
             return False
     return True
+
+
+def _safe_integer(value: Any) -> bool:
+    return type(value) is int and -_SAFE_INTEGER <= value <= _SAFE_INTEGER
 
 
 class TerminalBuilder:
