@@ -15,7 +15,7 @@ import io
 import sys
 from typing import TYPE_CHECKING
 
-from cli.stdout import WholeWrites
+from cli.stdout import on_raw_file
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
@@ -39,27 +39,11 @@ class _LossyStderr(io.FileIO):
 
 
 def install() -> None:
-    """Put stderr on `_LossyStderr`, buffered as the interpreter's own was."""
-    stream = sys.stderr
-    if not isinstance(stream, io.TextIOWrapper):
-        return
-    try:
-        descriptor = stream.fileno()
-    except (OSError, ValueError):
-        return
-    raw = _LossyStderr(descriptor, "wb", closefd=False)
-    # Raw (as stderr always is, up to 3.13), the text layer hands over each write, which
-    # a raw file may take only in part: `WholeWrites` writes it all, at once.
-    unbuffered = isinstance(stream.buffer, io.RawIOBase)
-    buffer = WholeWrites(raw) if unbuffered else io.BufferedWriter(raw)
-    stream.flush()
-    sys.stderr = io.TextIOWrapper(
-        buffer,
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=stream.line_buffering,
-        write_through=stream.write_through,
-    )
+    """Put stderr on `_LossyStderr`, buffered as the interpreter's own was (raw, as stderr
+    is up to 3.13, each write goes out whole: `cli.stdout.WholeWrites`)."""
+    rewrapped = on_raw_file(sys.stderr, _LossyStderr)
+    if rewrapped is not None:
+        sys.stderr = rewrapped
 
 
 def lost() -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -91,18 +92,30 @@ def complete_writes() -> None:
     each write keeps the output as immediate as unbuffered. Buffered, the new stream
     buffers as the interpreter's own did.
     """
-    stream = sys.stdout
+    rewrapped = on_raw_file(sys.stdout, _NamedStdout)
+    if rewrapped is not None:
+        sys.stdout = rewrapped
+
+
+def on_raw_file(
+    stream: object, raw_file: Callable[[int, str, bool], io.FileIO]
+) -> io.TextIOWrapper | None:
+    """A text stream like `stream` (a standard stream), on `raw_file` of its descriptor,
+    buffered as the interpreter's own was: unbuffered, every write whole at once
+    (`WholeWrites`). None when `stream` is no text stream on a descriptor (a test
+    runner's stand-in): it is then left as it is. `stream` is flushed first, so nothing
+    written to it is lost or reordered."""
     if not isinstance(stream, io.TextIOWrapper):
-        return
+        return None
     try:
         descriptor = stream.fileno()
     except (OSError, ValueError):
-        return
-    raw = _NamedStdout(descriptor, "wb", closefd=False)
+        return None
+    raw = raw_file(descriptor, "wb", False)
     unbuffered = isinstance(stream.buffer, io.RawIOBase)
     buffer = WholeWrites(raw) if unbuffered else io.BufferedWriter(raw)
     stream.flush()
-    sys.stdout = io.TextIOWrapper(
+    return io.TextIOWrapper(
         buffer,
         encoding=stream.encoding,
         errors=stream.errors,
