@@ -46,6 +46,8 @@ def as_native(data: dict[str, Any], calls: dict[str, str]) -> dict[str, Any] | N
     if not isinstance(call_id, str) or call_id not in calls:
         return data
     kind = data.get("type")
+    if not isinstance(kind, str):  # (unhashable, or no event type at all: as it came)
+        return data
     if kind in REPLAYED:
         return None
     if kind == "TOOL_CALL_RESULT" and data.get("messageId") != calls[call_id]:

@@ -27,7 +27,9 @@ def in_metadata(data: dict[str, Any]) -> dict[str, Any]:
     """The event with its `TANSTACK_FIELDS` moved under `metadata.tanstack` (in that
     order, before what is there already; other keys keep their order); unchanged when it
     has none of them or its metadata is not an object."""
-    fields = TANSTACK_FIELDS.get(data.get("type"), ())  # type: ignore[arg-type]
+    kind = data.get("type")
+    # (a `type` that is a list or object is unhashable: the upstream's, it may be anything)
+    fields = TANSTACK_FIELDS.get(kind, ()) if isinstance(kind, str) else ()
     moved = [key for key in fields if key in data]
     metadata = data.get("metadata", {})
     tanstack = metadata.get("tanstack", {}) if isinstance(metadata, dict) else None

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from replay.proxy.answered_calls import as_native
 from replay.proxy.bridge import NativeStream, Unbridgeable, legacy_follow_up
 from replay.proxy.tanstack_metadata import in_metadata
 from replay.translate.translation import translate_items
@@ -312,3 +313,23 @@ def test_a_continuation_s_early_results_reach_its_next_pause_s_snapshot() -> Non
     (snapshot,) = [e for e in events if e["type"] == "MESSAGES_SNAPSHOT"]
     tools = [(m["id"], m["content"]) for m in snapshot["messages"] if m["role"] == "tool"]
     assert tools == [("snapshot_R2_2", "done")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=4),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+        ),
+        max_leaves=8,
+    )
+)
+def test_an_upstream_event_of_any_type_value_passes_the_native_steps_without_raising(
+    kind: Any,
+) -> None:
+    """The legacy server's events are the upstream's: a `type` that is a list or an object
+    (unhashable) must not raise in the steps that file them the native way."""
+    data = {"type": kind, "toolCallId": "call_1", "model": "m", "metadata": {}}
+    assert as_native(data, {"call_1": "msg_1"}) is data  # (no drawn text names an event)
+    assert in_metadata(data) is data
