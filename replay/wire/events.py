@@ -183,7 +183,7 @@ def parse_frames(
             if ("NaN" in text or "Infinity" in text) and literal(text) is not None:
                 data = None
             if type(data) is dict:
-                yield RawEvent(Location(source, frame[1], frame[2], index), data, text)
+                yield raw_event(new_location(source, frame[1], frame[2], index), data, text)
                 continue
         yield from _parse_message(source, as_message(frame), index, noticed)
 
@@ -486,6 +486,7 @@ def decode_one(
 
 
 _new = object.__new__
+_SSE = FrameKind.SSE
 _LOCATION_SLOTS = tuple(
     Location.__dict__[name].__set__ for name in ("source", "line", "offset", "index")
 )
@@ -498,6 +499,20 @@ _RECORDED_SLOTS = tuple(
         RecordedEvent.__dict__["text"],
     )
 )
+
+
+_RAW_SLOTS = tuple(RawEvent.__dict__[name].__set__ for name in ("location", "data", "text", "kind"))
+
+
+def raw_event(location: Location, data: dict[str, Any], text: str) -> RawEvent:
+    """`RawEvent(location, data, text)` (an SSE frame's), its slots filled directly."""
+    set_location, set_data, set_text, set_kind = _RAW_SLOTS
+    item = _new(RawEvent)
+    set_location(item, location)
+    set_data(item, data)
+    set_text(item, text)
+    set_kind(item, _SSE)
+    return item
 
 
 def new_location(source: str, line: int, offset: int, index: int) -> Location:
