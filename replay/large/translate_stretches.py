@@ -28,7 +28,7 @@ from replay.large.delta_templates import DELTA_ID_KEYS, FAMILIES, MAX_TRIES, Del
 from replay.translate.stream_rewriter import Verbatim
 from replay.translate.translation import Translator
 from replay.wire.delta_run import stretch_deltas
-from replay.wire.events import validated
+from replay.wire.events import new_location, validated
 from replay.wire.problems import Location
 from replay.wire.stream_position import Position
 
@@ -147,7 +147,9 @@ def _last_location(
     """Where the decoder would place the stretch's last event."""
     last_at = piece.rfind(_SEPARATOR, at, end - 2) + 2 if count > 1 else at
     last = frame + count - 1
-    return Location(source, start.line + 1 + 2 * last, start.offset + last_at, start.index + last)
+    return new_location(
+        source, start.line + 1 + 2 * last, start.offset + last_at, start.index + last
+    )
 
 
 def _learn(templates: DeltaTemplates, text: bytes) -> None:

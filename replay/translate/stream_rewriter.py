@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from replay.wire.events import Decoded, EndOfStream, RawEvent, parse_frames
 from replay.wire.problems import Problem
@@ -48,8 +48,10 @@ class ItemStage(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Pending:
+class _Pending(NamedTuple):
+    """A message read but not yet written: where its bytes are, and how it was framed.
+    (A tuple: one is made per event, and a frozen dataclass costs four setattrs.)"""
+
     offset: int
     end: int
     kind: FrameKind
