@@ -4,7 +4,8 @@ A translator carries almost nothing from one run to the next: at a `RUN_STARTED`
 releases what it held (as at the end of a stream) and starts afresh; only the ids of
 an open `THINKING_*` block, whether anything changed, and — after a 0.42.0 model round
 that ended in server tools — that run's record (`Translator.open_round`: its next round
-starts with a `RUN_STARTED` of the same run id) live on. So a file cut just
+starts with a `RUN_STARTED` of the same run id), or the tool results streamed after a
+finished run (the next run's conversation holds them), live on. So a file cut just
 before `RUN_STARTED` frames can be translated piece by piece — each piece with its own
 translator, started from the reasoning state the previous piece ended in — and the
 pieces' outputs and notices, put end to end, are exactly the whole file's.

@@ -148,9 +148,16 @@ class Translator:
         """After a model round that ended in server tools, that run and what followed it
         (tool results): what a run continued by a `RUN_STARTED` of the same run id (0.42.0
         sends one per round) starts from; or (None, the run) while a round opened by such
-        a repeat has said nothing but tool results (`RunRecord.quiet_since_round`). None
-        otherwise. Copies, both ways, so a translator never shares a record with another."""
-        if self._round is None and not self._run.quiet_since_round():
+        a repeat has said nothing but tool results (`RunRecord.quiet_since_round`); or
+        (None, a record not started) holding tool results streamed after a finished run,
+        which the next `RUN_STARTED` takes into its conversation. None otherwise. Copies,
+        both ways, so a translator never shares a record with another."""
+        run = self._run
+        if (
+            self._round is None
+            and not run.quiet_since_round()
+            and (run.started or not run.messages)
+        ):
             return None
         return copy.deepcopy((self._round, self._run))
 

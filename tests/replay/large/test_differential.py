@@ -164,6 +164,34 @@ def test_translate_of_a_file_in_pieces_equals_the_plain_path(
     assert in_pieces == plain
 
 
+def test_tool_results_after_a_finished_run_reach_the_next_run_across_a_piece_cut() -> None:
+    """Results streamed between a legacy finish and the next `RUN_STARTED` belong to the
+    next run's conversation (its snapshot), also when a piece is cut just before it."""
+    frames = [
+        {"type": "RUN_STARTED", "runId": "r0", "threadId": "t"},
+        {"type": "RUN_FINISHED", "runId": "r0", "threadId": "t"},
+        {"type": "TOOL_CALL_RESULT", "messageId": "m", "toolCallId": "c1", "content": "ok"},
+        {"type": "RUN_STARTED", "runId": "r1", "threadId": "t"},
+        {
+            "type": "CUSTOM",
+            "name": "approval-requested",
+            "value": {"toolCallId": "c1", "toolName": "transfer", "input": {"amount": 1}},
+        },
+    ]
+    data = b"".join(_one_line(frame) for frame in frames)
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "between.sse"
+        path.write_bytes(data)
+        with _large_file_path(1, "helper", 0):
+            in_pieces = _run(["translate", str(path)])
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(replay.large.translate_pieces, "translate_file", lambda *a, **k: None)
+            plain = _run(["translate", str(path)])
+    assert in_pieces == plain
+    snapshot = next(line for line in plain[1].splitlines() if b"MESSAGES_SNAPSHOT" in line)
+    assert b'"toolCallId":"c1","content":"ok"' in snapshot
+
+
 def _chunks(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({min(cut, len(data)) for cut in cuts})
     return [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
