@@ -46,6 +46,36 @@ class PromptAborted(Exception):
     """The user gave up on an item (end of input)."""
 
 
+class QuestionUnseen(Exception):
+    """A question could not be shown: stderr did not take it (a full disk, a closed
+    file) or lost a line before it (nothing more is written after a lost line,
+    `cli.stderr_stream`). Whatever the user types then is typed blind, so it is not
+    read, and nothing the prompts were for is sent."""
+
+
+def _shown(console: Console) -> None:
+    """Raise `QuestionUnseen` unless what `console` printed so far reached stderr."""
+    from cli import stderr_stream
+
+    try:
+        console.file.flush()
+    except (OSError, ValueError) as error:  # (a stderr that is not `stderr_stream`'s)
+        raise QuestionUnseen from error
+    if stderr_stream.lost():
+        raise QuestionUnseen
+
+
+def terminal_ask(console: Console) -> Ask:
+    """Ask on `console` and read the reply from stdin, once the question is surely shown."""
+
+    def ask(text: str) -> str:
+        console.print(Text(text), emoji=False, end="")
+        _shown(console)
+        return console.input()
+
+    return ask
+
+
 def _compact(value: Any) -> str:
     return visible(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
 
@@ -78,7 +108,7 @@ class Prompter:
 
     def __init__(self, console: Console, ask: Ask | None = None) -> None:
         self.console = console
-        self._ask = ask or (lambda text: console.input(Text(text), emoji=False))
+        self._ask = ask or terminal_ask(console)
 
     def ask(self, text: str) -> str:
         try:

@@ -236,7 +236,7 @@ class _View:
     def ask(self, paused: Any, waiting: Sequence[str]) -> list[Any] | None:
         if not self.interactive:
             return None
-        from cli.prompts import PromptAborted, Prompter
+        from cli.prompts import PromptAborted, Prompter, QuestionUnseen
 
         prompter = Prompter(self.ctx.err, self.ctx.ask)
         by_id = {str(d.get("id")): d for d in paused.interrupts}
@@ -246,14 +246,19 @@ class _View:
                 specs.append(prompter.answer(by_id[interrupt_id]))
             except PromptAborted:
                 raise InvalidRequest(f"{interrupt_id}: no answer given; nothing was sent") from None
+            except QuestionUnseen:
+                raise _unseen(interrupt_id) from None
         return specs
 
     def confirm(self, request: Any, resume: Sequence[Mapping[str, Any]]) -> bool:
-        from cli.prompts import Prompter
+        from cli.prompts import Prompter, QuestionUnseen
         from replay.resume.client import display_url
 
         prompter = Prompter(self.ctx.err, self.ctx.ask)
-        return prompter.post(request.run_id, display_url(self.options.job.url), resume)
+        try:
+            return prompter.post(request.run_id, display_url(self.options.job.url), resume)
+        except QuestionUnseen:
+            raise _unseen("post it?") from None
 
     def posting(self, request: Any, paused: Any, answers: int) -> None:
         from cli.timeline import Timeline
@@ -297,6 +302,14 @@ class _View:
         timeline = self.timeline
         if timeline is not None:
             self._show(timeline.close)
+
+
+def _unseen(question: str) -> InvalidRequest:
+    """The error ending a run whose question could not be shown (exit 2): the reply
+    would be typed blind, so none is read and nothing is posted or printed."""
+    return InvalidRequest(
+        f"{question}: the question could not be written to stderr; nothing was sent"
+    )
 
 
 def _write_line(text: str) -> None:

@@ -1,9 +1,11 @@
 """Write each proxied exchange as a recording agui reads back: `NNN-<runId>.sse` + sidecar.
 
 The response bytes go into the exchange's hidden placeholder (`.NNN.claim`, which also
-holds its number: `replay.proxy.numbering`) as they pass, and are linked to their name
-when the stream ends, so a reader never sees a torn file and no file already at that
-name is ever replaced (the exchange takes the next free number instead). A stream that
+holds its number: `replay.proxy.numbering`) as they pass, and are given their name when
+the stream ends (`replay.proxy.new_name`: a hard link, where there are none a rename
+that refuses a taken name, else a copy into a new file), so a reader never sees a torn
+file (but while the copy is made) and no file already at that name is ever replaced
+(the exchange takes the next free number instead). A stream that
 ended early (upstream dropped it, the client left, the proxy stopped) is kept as what
 arrived, under `NNN-<runId>.partial.sse`, so a glob of `*.sse` still finds it and
 `agui replay --check` reports its missing terminal. The request body goes beside it as
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from replay.proxy.headers import redacted
+from replay.proxy.new_name import give_name
 from replay.proxy.numbering import Numbers, Orphan, Unclaimed, claim_path, orphans
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
@@ -227,7 +230,7 @@ class RecordedExchange:
         while True:
             target = self._target(complete=complete)
             try:
-                _link(self._claim, target)
+                give_name(self._claim, target)
             except FileExistsError:
                 try:
                     claim = self.recorder.numbers.take()
@@ -256,7 +259,7 @@ class RecordedExchange:
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
-            _link(temp, target)
+            give_name(temp, target)
         finally:
             with contextlib.suppress(OSError):  # a hidden leftover at worst
                 os.unlink(temp)
@@ -364,7 +367,7 @@ def _keep(orphan: Orphan, run_id: str | None) -> Path:
     while True:
         target = directory / f"{file_stem(number, run_id)}.partial.sse"
         try:
-            _link(placeholder, target)
+            give_name(placeholder, target)
         except FileExistsError:
             numbers = numbers or Numbers(directory)
             try:
@@ -420,33 +423,6 @@ def _first_run_id(head: bytes) -> str | None:
             if isinstance(run_id, str):
                 return run_id
     return None
-
-
-_NO_HARD_LINKS: Final = frozenset(
-    code
-    for code in (errno.EPERM, errno.EMLINK, getattr(errno, "ENOTSUP", None), errno.EOPNOTSUPP)
-    if code is not None
-)
-"""What `link` answers on a file system without hard links (FAT, some network shares)."""
-
-
-def _link(source: Path, target: Path) -> None:
-    """Give `source`'s file the name `target`, which must be free (`FileExistsError` when
-    it is not), and drop `source`. A link is atomic and never replaces anything; without
-    links, the name is checked while the number is held, then the file renamed."""
-    try:
-        os.link(source, target)
-    except FileExistsError:
-        raise
-    except OSError as error:
-        if error.errno not in _NO_HARD_LINKS:
-            raise
-        if os.path.lexists(target):
-            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
-        os.rename(source, target)
-        return
-    with contextlib.suppress(OSError):  # linked: the name is in place, whatever is left
-        os.unlink(source)
 
 
 def _is_object(raw: bytes) -> bool:

@@ -33,11 +33,20 @@ NOBODY = 65534
 #   finish TAG -> the recording's path
 #   many N K   -> N exchanges, K open at a time; the numbers, as one JSON list
 #   write TAG  -> writes TAG again into the open exchange, then `ok`
-# `AGUI_TEST_NO_FLOCK=1` makes `import fcntl` fail, as on a system without flock.
+# `AGUI_TEST_NO_FLOCK=1` makes `import fcntl` fail, as on a system without flock;
+# `AGUI_TEST_NO_LINKS=rename` makes `os.link` fail as on a file system without hard links
+# (EPERM), `=copy` hides the exclusive rename too (`replay.proxy.new_name`).
 WORKER = r"""
-import json, os, sys
+import errno, json, os, sys
 if os.environ.get("AGUI_TEST_NO_FLOCK"):
     sys.modules["fcntl"] = None
+if os.environ.get("AGUI_TEST_NO_LINKS"):
+    def no_link(source, target, **_):
+        raise OSError(errno.EPERM, "Operation not permitted", str(source), None, str(target))
+    os.link = no_link
+    if os.environ["AGUI_TEST_NO_LINKS"] == "copy":
+        import replay.proxy.new_name
+        replay.proxy.new_name.exclusive_rename = lambda: None
 from pathlib import Path
 from replay.proxy.recorder import Recorder
 
@@ -85,10 +94,14 @@ for line in sys.stdin:
 class Worker:
     """One recorder process, driven line by line."""
 
-    def __init__(self, directory: Path, tag: str, *, flock: bool = True) -> None:
+    def __init__(
+        self, directory: Path, tag: str, *, flock: bool = True, no_links: str = ""
+    ) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         if not flock:
             env["AGUI_TEST_NO_FLOCK"] = "1"
+        if no_links:
+            env["AGUI_TEST_NO_LINKS"] = no_links
         self.process = subprocess.Popen(
             [sys.executable, "-c", WORKER, str(directory), tag],
             stdin=subprocess.PIPE,
@@ -131,8 +144,10 @@ class Worker:
 
 
 @contextmanager
-def workers(directory: Path, *tags: str, flock: bool = True) -> Iterator[list[Worker]]:
-    started = [Worker(directory, tag, flock=flock) for tag in tags]
+def workers(
+    directory: Path, *tags: str, flock: bool = True, no_links: str = ""
+) -> Iterator[list[Worker]]:
+    started = [Worker(directory, tag, flock=flock, no_links=no_links) for tag in tags]
     try:
         yield started
     finally:
@@ -197,6 +212,24 @@ def test_two_processes_recording_at_once_never_share_a_number(
     assert sorted(found) == sorted(numbers[0] + numbers[1])
     assert sorted(found.values()) == sorted(f"{tag}-{n}" for tag in "ab" for n in range(count))
     assert hidden(record) == []
+
+
+@pytest.mark.parametrize("fallback", ["rename", "copy"])
+@pytest.mark.parametrize("flock", [True, False], ids=["flock", "no-flock"])
+def test_two_processes_recording_without_hard_links_keep_every_recording(
+    tmp_path: Path, fallback: str, flock: bool
+) -> None:
+    # The fallbacks for a file system without hard links, under two real writers at once.
+    count = 100
+    with workers(tmp_path, "a", "b", flock=flock, no_links=fallback) as both:
+        for worker in both:
+            worker.send(f"many {count} 3")
+        numbers = [json.loads(worker.answer()) for worker in both]
+    assert not set(numbers[0]) & set(numbers[1])
+    found = recordings(tmp_path)
+    assert sorted(found) == sorted(numbers[0] + numbers[1])
+    assert sorted(found.values()) == sorted(f"{tag}-{n}" for tag in "ab" for n in range(count))
+    assert hidden(tmp_path) == []
 
 
 @needs_root
