@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from codemods.runner import Options, migrate_bytes
 from codemods.typescript.components import UnclosedBlock, scan
 from tests.interop.harness import InteropUnavailable, NodeTools, ensure_project
 
@@ -165,3 +166,54 @@ def test_random_components_have_their_scripts_where_the_compiler_finds_them(
         compared += 1
         assert found == blocks, source
     assert compared > len(sources) // 4  # most files are ones Vue accepts
+
+
+COMPILER = VUE_DIR / "sfc_compile.cjs"
+HELD_BACK_SCRIPT = """<script setup lang="ts">
+import { useChat } from '@tanstack/ai-vue'
+import { ChatClient } from '@tanstack/ai-client'
+const client = new ChatClient({ tools: [] })
+const n = client.getPendingInterrupts().length
+const { messages, pendingInterrupts } = useChat({ tools })
+</script>
+"""
+# Templates reading `pendingInterrupts`, which the script's rewrite would rename: each
+# site where a marker goes differently (text line, attribute line, inside a tag that
+# spans lines, an interpolation, nested elements, a `v-pre` element where none goes).
+HELD_BACK_TEMPLATES = (
+    '  <ul><li v-for="item in pendingInterrupts" :key="item.id">{{ item.id }}</li></ul>\n',
+    "  <div>\n    <p>{{ pendingInterrupts.length }} waiting</p>\n  </div>\n",
+    '  <button\n    :disabled="pendingInterrupts.length === 0"\n  >ok</button>\n',
+    '  <p v-if="pendingInterrupts">a</p>\n  <p v-pre>{{ pendingInterrupts }}</p>\n',
+)
+
+
+def compiled(node: NodeTools, project: Path, sources: list[str]) -> list[tuple[list[str], str]]:
+    """Each source's compile errors and production render function, from the compiler."""
+    done = subprocess.run(
+        [node.node, str(COMPILER)],
+        input=json.dumps(sources),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+        check=True,
+    )
+    return [(entry["errors"], entry["render"]) for entry in json.loads(done.stdout)]
+
+
+@pytest.mark.parametrize("template", HELD_BACK_TEMPLATES)
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_held_back_component_with_its_markers_still_compiles_to_the_same_render(
+    interop_node: NodeTools, vue_project: Path, template: str, newline: str
+) -> None:
+    source = f"{HELD_BACK_SCRIPT}\n<template>\n{template}</template>\n".replace("\n", newline)
+    result = migrate_bytes(source.encode(), "Desk.vue", Options())
+    assert result.updated is not None
+    marked = result.updated.decode()
+    assert marked.count("TODO(agui)") > 2  # script markers and markup markers
+    assert "interrupts }" not in marked  # the rewrite itself is held back
+    before, after = compiled(interop_node, vue_project, [source, marked])
+    assert before[0] == after[0] == []
+    assert after[1] == before[1]  # HTML comments are not rendered in production
+    assert migrate_bytes(result.updated, "Desk.vue", Options()).updated is None
