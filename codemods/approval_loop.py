@@ -45,6 +45,9 @@ class ApprovalLoopCommand(RuleCommand):
         self._owners: list[cst.Module | cst.FunctionDef] = []
         # One walk of each owner answers "is this name read after that loop" for all its loops.
         self._reads: dict[int, _Reads] = {}
+        # What each function owner declares `global`/`nonlocal`: a loop variable so
+        # declared lives outside it, where any code may read it.
+        self._global_names: dict[int, set[str]] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self._owners.append(node)
@@ -167,9 +170,22 @@ class ApprovalLoopCommand(RuleCommand):
             return None
         if not _is_item_id(arguments.id, variable):
             return None
-        if self._read_after(loop, variable):
+        if self._read_after(loop, variable) or self._declared_outside(variable):
             return None  # the batch would leave it unbound (or the last item of a pass)
         return call, awaited, approved
+
+    def _declared_outside(self, variable: str) -> bool:
+        """Whether the function the loop is in declares `variable` `global` or
+        `nonlocal`: then code outside the function may read it after the loop."""
+        owner = self._owners[-1]
+        if isinstance(owner, cst.Module):
+            return False
+        declared = self._global_names.get(id(owner))
+        if declared is None:
+            scope = _OwnScope()
+            owner.body.visit(scope)
+            declared = self._global_names[id(owner)] = scope.declared
+        return variable in declared
 
     def _read_after(self, loop: cst.For, variable: str) -> bool:
         """Whether code after `loop` in its function (or module) reads `variable`, on a

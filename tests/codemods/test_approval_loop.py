@@ -504,3 +504,14 @@ def test_a_loop_is_kept_exactly_when_a_nested_function_can_read_its_variable(
     code, sites = apply(ApprovalLoopCommand, source)
     assert ("client.resolve_interrupts(True)\n" in code) is not reads, source
     assert [s.action for s in sites] == [Action.TODO if reads else Action.REWRITTEN]
+
+
+@pytest.mark.parametrize("declaration", ["global item", "nonlocal item"])
+def test_a_loop_variable_declared_global_or_nonlocal_lives_outside_the_function(
+    declaration: str,
+) -> None:
+    inner = with_loop(f"    {declaration}\n    LOOP\n").replace("\n", "\n    ")
+    source = f"def outer():\n    item = None\n    {inner.rstrip()}\n    return item\n"
+    code, sites = apply(ApprovalLoopCommand, source)
+    assert "client.resolve_interrupts(True)" not in code
+    assert [s.action for s in sites] == [Action.TODO]
