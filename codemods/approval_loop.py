@@ -16,7 +16,7 @@ import libcst as cst
 
 from codemods import Rule
 from codemods.approval_call import approval_arguments, awaited_call, literal_bool
-from codemods.command import RuleCommand, comment_lines, names_in
+from codemods.command import RuleCommand, comment_lines, names_in, target_names
 from codemods.outline import Outline
 from codemods.settings import FalsePolicy, Settings
 
@@ -45,6 +45,9 @@ class ApprovalLoopCommand(RuleCommand):
         self._owners: list[cst.Module | cst.FunctionDef] = []
         # One walk of each owner answers "is this name read after that loop" for all its loops.
         self._reads: dict[int, _Reads] = {}
+        # What each function owner declares `global`/`nonlocal`: a loop variable so
+        # declared lives outside it, where any code may read it.
+        self._global_names: dict[int, set[str]] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self._owners.append(node)
@@ -167,9 +170,22 @@ class ApprovalLoopCommand(RuleCommand):
             return None
         if not _is_item_id(arguments.id, variable):
             return None
-        if self._read_after(loop, variable):
+        if self._read_after(loop, variable) or self._declared_outside(variable):
             return None  # the batch would leave it unbound (or the last item of a pass)
         return call, awaited, approved
+
+    def _declared_outside(self, variable: str) -> bool:
+        """Whether the function the loop is in declares `variable` `global` or
+        `nonlocal`: then code outside the function may read it after the loop."""
+        owner = self._owners[-1]
+        if isinstance(owner, cst.Module):
+            return False
+        declared = self._global_names.get(id(owner))
+        if declared is None:
+            scope = _OwnScope()
+            owner.body.visit(scope)
+            declared = self._global_names[id(owner)] = scope.declared
+        return variable in declared
 
     def _read_after(self, loop: cst.For, variable: str) -> bool:
         """Whether code after `loop` in its function (or module) reads `variable`, on a
@@ -254,8 +270,9 @@ class _Reads(cst.CSTVisitor):
         # name -> (clock of the read, clock where the innermost region binding it anew
         # began, or -1): a read inside such a region reads that binding, not an older one.
         self.reads: dict[str, list[tuple[int, int]]] = {}
-        # Names read, in a nested function, lambda or generator, as bound in the owner:
-        # such code runs when called, perhaps after any loop, so they count as read after.
+        # Names read, in a nested function, lambda or generator, as bound in the owner
+        # (not its own parameter or local, nor a `global` of a function owner): such code
+        # runs when called, perhaps after any loop, so they count as read after.
         self.later: set[str] = set()
         # Where each nested function, lambda or generator around the walk began.
         self._deferred: list[int] = []
@@ -318,7 +335,14 @@ class _Reads(cst.CSTVisitor):
         return self._function(node.params, node.body, deferred=True)
 
     def _function(self, params: cst.Parameters, body: cst.CSTNode, *, deferred: bool) -> bool:
-        names: set[str] = set()
+        # A nested function's own locals, and what it declares `global` inside a
+        # function owner, are other variables than the owner's: its reads of them (and
+        # those of functions inside it) are not reads of a loop variable of the owner.
+        names = (
+            _hidden_names(body, module_owner=isinstance(self._owner, cst.Module))
+            if deferred
+            else set()
+        )
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             names.add(param.name.value)
             self._targets.add(id(param.name))
@@ -390,3 +414,89 @@ class _Reads(cst.CSTVisitor):
         self.reads.setdefault(node.value, []).append((self.clock, since))
         if self._deferred and since < self._deferred[0]:  # bound outside the outermost
             self.later.add(node.value)
+
+
+def _hidden_names(body: cst.CSTNode, *, module_owner: bool) -> set[str]:
+    """The names a nested function (or lambda) with `body` does not read from the scope
+    around it: its own locals, and (in a function owner, whose variables are not the
+    module's) what it declares `global`. A `nonlocal` name is the enclosing one."""
+    scope = _OwnScope()
+    body.visit(scope)
+    hidden = scope.names - scope.declared
+    if not module_owner:
+        hidden |= scope.globals
+    return hidden
+
+
+class _OwnScope(cst.CSTVisitor):
+    """What one function's body binds in its own scope, and what it declares `global`
+    or `nonlocal`. Not `command.Bindings`, which walks into nested scopes and binds
+    parameters and comprehension variables: this walk stops at a nested function,
+    class or lambda (only binding its name) and skips a comprehension's own variables
+    (its `:=` targets are this scope's), so each body is walked once. A `match`
+    capture binds here too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+        self.declared: set[str] = set()
+        self.globals: set[str] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.names |= target_names(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.names |= target_names(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.names |= target_names(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.names |= target_names(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.names |= target_names(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self.names |= target_names(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.names |= target_names(node.name)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:  # `import a.b` binds `a`
+            name: cst.BaseExpression = node.name
+            while isinstance(name, cst.Attribute):
+                name = name.value
+            self.names |= target_names(name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.add(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.add(node.name.value)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Global(self, node: cst.Global) -> None:
+        names = {item.name.value for item in node.names}
+        self.declared |= names
+        self.globals |= names
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.declared |= {item.name.value for item in node.names}
+
+    def visit_MatchAs(self, node: cst.MatchAs) -> None:
+        if node.name is not None:
+            self.names.add(node.name.value)
+
+    def visit_MatchStar(self, node: cst.MatchStar) -> None:
+        if node.name is not None:
+            self.names.add(node.name.value)
+
+    def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
+        if node.rest is not None:
+            self.names.add(node.rest.value)

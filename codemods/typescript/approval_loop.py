@@ -23,7 +23,7 @@ from codemods.settings import FalsePolicy
 from codemods.typescript import bindings
 from codemods.typescript.calls import OLD, arguments_of
 from codemods.typescript.command import ScriptCommand
-from codemods.typescript.document import FUNCTIONS
+from codemods.typescript.document import FUNCTIONS, Document
 
 # What a batch becomes: every item answered with one decision, or (a `false` under
 # `--false-as cancel`) every item cancelled.
@@ -58,6 +58,20 @@ OTHER_ID = (
     "answer other items than it visits: answer them one by one, or stage each bound "
     "item, then submit once"
 )
+
+OUTLIVED = (
+    "this loop's variable outlives the loop (a `var` or a name declared elsewhere, read "
+    "after it, on a next pass of a loop around it, or in a function that may run later), "
+    "and one call would leave it unset: answer the items one by one, or stage each bound "
+    "item, then submit once"
+)
+# Where an identifier under a function's parameters is a default value (read), not a
+# parameter's name: the field of these nodes that holds the value.
+DEFAULT_VALUES = {
+    "assignment_pattern": "right",
+    "optional_parameter": "value",
+    "required_parameter": "value",
+}
 
 
 class ApprovalLoopCommand(ScriptCommand):
@@ -148,6 +162,9 @@ class ApprovalLoopCommand(ScriptCommand):
             return None
         if item is None or not self.is_own_id(read[0], item):
             self.todo(loop, OTHER_ID)
+            return None
+        if loop.type == "for_in_statement" and self.outlives(loop, item):
+            self.todo(loop, OUTLIVED)
             return None
         if self.settings.false_as is FalsePolicy.CANCEL and approved == "false":
             method, argument = "cancelInterrupts", ""
@@ -244,6 +261,86 @@ class ApprovalLoopCommand(ScriptCommand):
             and document.text(name_node) in names
             and document.text(owner) == document.text(receiver)
         )
+
+    def outlives(self, loop: tree_sitter.Node, item: tree_sitter.Node) -> bool:
+        """Whether what `for (… item of …)` binds can be read once the loop is replaced.
+
+        `const`/`let` bind each pass's own variable, which nothing outside the loop
+        sees. A `var` (hoisted to the function) or a name declared elsewhere outlives
+        it: a read of it after the loop, on the next pass of a loop around it, or in a
+        nested function (which may run later) that does not declare the name itself
+        would see it unset after a batch call. A `var`'s reads anywhere count, since its
+        hoisted declaration goes with the loop."""
+        document = self.document
+        kind = loop.child_by_field_name("kind")
+        if kind is not None and document.text(kind) in ("const", "let"):
+            return False
+        hoisted = kind is not None
+        function = document.function_of(loop)
+        for name in _pattern_names(document, item):
+            owner = function
+            if not hoisted and (function is None or not self.declares(function, name, loop)):
+                owner = None  # declared outside the function: the whole file may read it
+            scope = owner or document.root
+            for node in document.references(name, scope):
+                if loop.start_byte <= node.start_byte < loop.end_byte or _declares(node):
+                    continue
+                reader = document.function_of(node)
+                if reader != owner:  # in a function of its own, run whenever it is called
+                    if not self.shadowed(node, name, owner):
+                        return True
+                elif hoisted or node.start_byte >= loop.end_byte:
+                    return True
+                elif any(
+                    a.type in LOOPS and a.start_byte <= node.start_byte < a.end_byte
+                    for a in document.ancestors(loop)
+                    if owner is None or owner.start_byte <= a.start_byte
+                ):
+                    return True  # above the loop in a loop around it: the next pass
+        return False
+
+    def shadowed(self, node: tree_sitter.Node, name: str, owner: tree_sitter.Node | None) -> bool:
+        """Whether a function between `owner` and the read `node` declares `name`
+        itself (a parameter, a `var`, a `let`/`const` whose block holds the read)."""
+        for function in self.document.ancestors(node):
+            if function == owner:
+                return False
+            if function.type in FUNCTIONS and self.declares(function, name, node):
+                return True
+        return False
+
+    def declares(self, function: tree_sitter.Node, name: str, node: tree_sitter.Node) -> bool:
+        """Whether `function` declares `name` for the code at `node` inside it: as a
+        parameter, a `var` of its own, or a `let`/`const` in a block holding `node`."""
+        document = self.document
+        parameters = function.child_by_field_name("parameters")
+        parameters = parameters or function.child_by_field_name("parameter")
+        pending = [parameters] if parameters is not None else []
+        while pending:
+            current = pending.pop()
+            if current.type in ("identifier", "shorthand_property_identifier_pattern"):
+                parent = current.parent
+                field = DEFAULT_VALUES.get(parent.type) if parent is not None else None
+                is_default = (
+                    parent is not None
+                    and field is not None
+                    and parent.child_by_field_name(field) == current
+                )
+                if document.text(current) == name and not is_default:
+                    return True
+            pending.extend(current.children)
+        for declaration in bindings.declarations(document, name):
+            if declaration.type != "variable_declarator":
+                continue
+            if document.function_of(declaration) != function:
+                continue
+            statement = declaration.parent
+            if statement is None or statement.type == "variable_declaration":
+                return True  # `var`: the whole function's
+            block = statement.parent
+            if block is not None and block.start_byte <= node.start_byte < block.end_byte:
+                return True
+        return False
 
     def is_own_id(self, answered: tree_sitter.Node | str, item: tree_sitter.Node) -> bool:
         """Whether the answered id is the visited item's own: `item.id` for an item bound
@@ -345,3 +442,26 @@ class ApprovalLoopCommand(ScriptCommand):
         if node.type == "await_expression" and node.named_child_count == 1:
             node = node.named_children[0]
         return node == call
+
+
+def _pattern_names(document: Document, pattern: tree_sitter.Node) -> set[str]:
+    """The names a loop's left side binds: `item`, or those of `{ id, kind: k }`."""
+    names: set[str] = set()
+    pending = [pattern]
+    while pending:
+        node = pending.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.add(document.text(node))
+        elif node.type != "property_identifier":
+            pending.extend(node.children)
+    return names
+
+
+def _declares(node: tree_sitter.Node) -> bool:
+    """Whether the identifier `node` is a declaration's name, not a read."""
+    parent = node.parent
+    return (
+        parent is not None
+        and parent.type == "variable_declarator"
+        and parent.child_by_field_name("name") == node
+    )

@@ -140,10 +140,17 @@ class Layout:
 
 
 class UnclosedBlock(ValueError):
-    """A `<script>` or `<style>` without its closing tag; `offset` is where it opens."""
+    """A `<script>` or `<style>` without its closing tag; `offset` is where it opens.
 
-    def __init__(self, tag: str, offset: int) -> None:
-        super().__init__(f"<{tag}> is never closed")
+    A Vue file's top-level `<SCRIPT>` (any name not in lower case) is one too: Vue's
+    tokenizer compares the closing tag to the name as written, in lower case only, so
+    such a block never closes and @vue/compiler-sfc refuses the file. With `cased`,
+    the message says how to write it.
+    """
+
+    def __init__(self, tag: str, offset: int, *, cased: bool = False) -> None:
+        hint = f" (Vue closes only a lower-case <{tag.lower()}>)" if cased else ""
+        super().__init__(f"<{tag}> is never closed{hint}")
         self.offset = offset
 
 
@@ -198,7 +205,8 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             if verbatim is not None and len(open_) < verbatim:
                 verbatim, token = None, _VUE_TOKEN
         else:
-            name = _name(match.group(2), svelte)
+            exact = match.group(2)  # as written: Vue's top level and raw-text tags see case
+            name = _name(exact, svelte)
             top = not open_
             # Svelte reads the attributes of a top-level script or style as plain text.
             braces = svelte and not (top and name in RAW_TEXT)
@@ -212,17 +220,25 @@ def scan(source: bytes, *, svelte: bool = False) -> Layout:
             vue_top = top and not svelte
             if closed or (name in VOID and not vue_top):
                 continue
-            if name in raw_text or (vue_top and not _is_template(name, attributes)):
-                closing = _svelte_closing(name, top) if svelte else _vue_closing(name)
-                close = None if name in never else closing.search(source, body_start)
+            raw = name in raw_text if svelte else _is_vue_raw_text(exact)
+            if raw or (vue_top and not _is_template(exact, attributes)):
+                # Vue's closing is the name as written at the top level, the lower-case
+                # name of the raw-text element below it.
+                closing = (
+                    _svelte_closing(name, top) if svelte else _vue_closing(exact if top else name)
+                )
+                search = closing is not None and exact not in never
+                close = closing.search(source, body_start) if search and closing else None
                 if close is None and name in RAW_TEXT:
-                    raise UnclosedBlock(name.decode("utf-8", "replace"), match.start())
-                if close is None and name in VOID:
+                    cased = vue_top and exact != name
+                    tag = exact.decode("utf-8", "replace")
+                    raise UnclosedBlock(tag, match.start(), cased=cased)
+                if close is None and exact in VOID:
                     break
                 if close is None:  # an unclosed custom block (`<docs>`): read on, leniently
-                    never.add(name)
+                    never.add(exact)
                     continue
-                if top and name == b"script":
+                if top and exact == b"script":
                     blocks.append(ScriptBlock(body_start, close.start(), _grammar(attributes)))
                 position = close.end()
                 text_from = _past_tag(source, position)
@@ -267,10 +283,61 @@ def _name(name: bytes, svelte: bool) -> bytes:
     return name if svelte else name.lower()
 
 
-def _vue_closing(name: bytes) -> re.Pattern[bytes]:
-    """What ends a Vue raw-text block: its closing tag's name, in any case, then `>` or
-    HTML whitespace; Vue's tokenizer reads on past `</script/>` (or a vertical tab)."""
-    return re.compile(rb"</" + re.escape(name) + rb"(?=[\t\n\f\r >])", re.IGNORECASE)
+def _is_vue_raw_text(name: bytes) -> bool:
+    """Whether a Vue tag below the top level, named `name` as written, opens raw text.
+
+    Vue's tokenizer takes the first two letters as written (`sc`, `st`, `ti`, `te`) and
+    the rest in any case: `<scRIPT>` is raw text, `<Script>` and `<SCRIPT>` are elements
+    (a component) whose body is markup like any other.
+    """
+    return name[:2] in (b"sc", b"st", b"ti", b"te") and name.lower() in VUE_RAW_TEXT
+
+
+def _vue_closing(name: bytes) -> re.Pattern[bytes] | None:
+    """What ends a Vue raw-text block whose opening tag is named `name` as written: `</`
+    and the name, then `>` or HTML whitespace (Vue's tokenizer reads on past
+    `</script/>` or a vertical tab). None when nothing can end it.
+
+    The tokenizer matches a character `c` of the closing tag to the name's `n` when
+    `c | 0x20 == n` (UTF-16 units): lower-case letters match in either case, but an
+    upper-case letter (or `@[\\]^_`) in the opening tag's name matches nothing, so
+    `<SCRIPT>` or `<my_block>` never closes. (The tokenizer also takes a U+001C for
+    the `<` right after a near miss; no source has one, and agui does not.)
+    """
+    try:
+        text = name.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # not text the compiler would be given
+    parts = [rb"<[/\x0f]"]
+    for character in text:
+        spellings = _closing_spellings(character)
+        if not spellings:
+            return None
+        parts.append(b"(?:" + b"|".join(re.escape(s) for s in sorted(spellings)) + b")")
+    return re.compile(b"".join(parts) + rb"(?=[\t\n\f\r >])")
+
+
+def _closing_spellings(character: str) -> set[bytes]:
+    """The UTF-8 spellings of what Vue's tokenizer takes for `character` in a closing
+    tag: each UTF-16 unit `u` of it matches `u` and, when it has the 0x20 bit, `u` less
+    that bit. Empty when some unit has no match."""
+    units = character.encode("utf-16-be")
+    choices: list[list[int]] = []
+    for index in range(0, len(units), 2):
+        unit = int.from_bytes(units[index : index + 2], "big")
+        if not unit & 0x20:
+            return set()
+        choices.append([unit, unit & ~0x20])
+    if len(choices) == 1:
+        return {chr(unit).encode("utf-8") for unit in choices[0]}
+    high, low = choices  # a surrogate pair: either half in either form is still a pair
+    return {
+        (high_unit.to_bytes(2, "big") + low_unit.to_bytes(2, "big"))
+        .decode("utf-16-be")
+        .encode("utf-8")
+        for high_unit in high
+        for low_unit in low
+    }
 
 
 def _svelte_closing(name: bytes, top: bool) -> re.Pattern[bytes]:

@@ -20,6 +20,7 @@ from codemods import Rule
 from codemods.settings import Settings
 from codemods.site import Action, Site
 from codemods.typescript import TRIGGERS, accessors, is_component, markup
+from codemods.typescript.command import comment as script_comment
 from codemods.typescript.components import Layout, ScriptBlock, UnclosedBlock, scan, splice
 from codemods.typescript.document import (
     REFERENCES,
@@ -64,14 +65,27 @@ def migrate_script(source: bytes, path: str, rules: frozenset[Rule], settings: S
 def migrate_body(body: bytes, grammar: str, rules: frozenset[Rule], settings: Settings) -> Outcome:
     """Run the selected rules over one script body (no BOM) parsed with `grammar`; sites
     and errors are at lines and columns of the body."""
-    return _migrate(Document(body, grammar), grammar, rules, settings)[0]
+    return _migrate(Document(body, grammar), grammar, rules, settings).outcome
+
+
+@dataclass(frozen=True, slots=True)
+class _Migrated:
+    """`migrate_body`'s outcome with what a component needs besides: the parse the
+    rules read (`original`, accessor keywords blanked) and the parse of the result
+    (`final`), so the check of the names its markup uses reads both without parsing
+    again, and each site's byte offset in the body (`offsets`, in the order of
+    `outcome.sites`), where a held-back rewrite's TODO marker goes."""
+
+    outcome: Outcome
+    original: Document
+    final: Document
+    offsets: tuple[int, ...] = ()
 
 
 def _migrate(
     original: Document, grammar: str, rules: frozenset[Rule], settings: Settings
-) -> tuple[Outcome, Document]:
-    """`migrate_body` on a parsed body, also giving the parse of the result, so a
-    component's check of the names its markup uses reads both without parsing again."""
+) -> _Migrated:
+    """`migrate_body` on a parsed body, with the parses and offsets a component needs."""
     error = unblanked = original.first_error()
     keywords: tuple[int, ...] = ()
     if error is not None:
@@ -80,11 +94,11 @@ def _migrate(
             original, keywords = blanked.document, blanked.keywords
             error = original.first_error()
     if error is not None:
-        return _failed(error), original
+        return _Migrated(_failed(error), original, original)
     body = original.source
     document = original
     passes: list[list[Edit]] = []
-    sites: list[Site] = []
+    found: list[tuple[Site, int]] = []  # each site and its offset in the body
     for rule, command_type in RULE_ORDER:
         if rule not in rules or not any(t in document.source for t in TRIGGERS[rule]):
             continue
@@ -95,26 +109,27 @@ def _migrate(
             for edits in reversed(passes):
                 offset = original_offset(offset, edits)
             line, column = original.position(offset)
-            sites.append(
-                Site(finding.rule, line, column, finding.message, finding.action, finding.marked)
-            )
+            site = Site(finding.rule, line, column, finding.message, finding.action, finding.marked)
+            found.append((site, offset))
         if command.edits:
             document = Document(apply_edits(document.source, command.edits), grammar)
             passes.append(command.edits)
             broken = document.first_error()
             if broken is not None:
                 raise ValueError(f"{rule.value} produced invalid syntax: {broken[2]}")
-    sites.sort(key=lambda site: (site.line, site.column, site.rule))
+    found.sort(key=lambda pair: (pair[0].line, pair[0].column, pair[0].rule))
+    sites = tuple(site for site, _ in found)
+    offsets = tuple(offset for _, offset in found)
     if document.source == body:
-        return Outcome(None, tuple(sites)), document
+        return _Migrated(Outcome(None, sites), original, document, offsets)
     updated = document.source
     if keywords:
         restored = accessors.restore(updated, keywords, passes)
         if restored is None:  # a rule edited a blanked keyword: report the body as it was
             assert unblanked is not None  # keywords are only blanked in a body with errors
-            return _failed(unblanked), original
+            return _Migrated(_failed(unblanked), original, original)
         updated = restored
-    return Outcome(updated, tuple(sites)), document
+    return _Migrated(Outcome(updated, sites), original, document, offsets)
 
 
 def _failed(error: tuple[int, int, str]) -> Outcome:
@@ -132,9 +147,10 @@ def migrate_component(
     The markup is not rewritten (its expression syntax is the framework's own), so a
     trigger name there is a TODO site, marked by an HTML comment where one can go. And a
     script rewrite that would take away a binding the markup reads (AG002 renaming an
-    unused `pendingInterrupts` in a destructuring, say) is not applied: the file is left
-    as it was and its script sites become TODOs, since half a migration would break the
-    template.
+    unused `pendingInterrupts` in a destructuring, say) is not applied, since half a
+    migration would break the template: its script sites become TODOs, and the file
+    gets only the TODO markers (script and markup), so it shows where to work and
+    `--check` passes once they are there, as for any other TODO.
     """
     bom = len(codecs.BOM_UTF8) if source.startswith(codecs.BOM_UTF8) else 0
     starts = line_starts(source, bom)  # the BOM is no column
@@ -147,38 +163,64 @@ def migrate_component(
     sites = list(markup_sites)
     bodies: list[tuple[ScriptBlock, bytes]] = []
     parses: list[tuple[Document, Document]] = []  # each changed body before and after
+    # Each script site as the file shows it, with its block, parse and body offset.
+    script_sites: list[tuple[Site, ScriptBlock, Document, int]] = []
     for block in layout.blocks:
         if block.grammar is None:
             continue
         original = Document(source[block.start : block.end], block.grammar)
-        outcome, final = _migrate(original, block.grammar, rules, settings)
+        migrated = _migrate(original, block.grammar, rules, settings)
+        outcome = migrated.outcome
         first_line, first_column = position_in(source, starts, block.start)
         if outcome.error is not None:
             at = (outcome.error_line or 1, outcome.error_column or 1)
             line, column = _shifted(*at, first_line, first_column)
             return Outcome(error=outcome.error, error_line=line, error_column=column)
-        for site in outcome.sites:
+        for site, offset in zip(outcome.sites, migrated.offsets, strict=True):
             line, column = _shifted(site.line, site.column, first_line, first_column)
-            sites.append(replace(site, line=line, column=column))
+            shifted = replace(site, line=line, column=column)
+            script_sites.append((shifted, block, migrated.original, offset))
         if outcome.updated is not None:
             bodies.append((block, outcome.updated))
-            parses.append((original, final))
+            parses.append((original, migrated.final))
     dropped = _dropped_names(source, layout, parses)
     if dropped:
         names = ", ".join(sorted(dropped))
         note = f"; not applied: the markup uses {names}, migrate markup and script together"
-        sites = [
-            site
-            if site.action is Action.TODO
-            else replace(site, action=Action.TODO, message=site.message + note)
-            for site in sites
-        ]
-        bodies, markers = [], []  # the file is left as it was
+        held, script_markers = _held_back(script_sites, note)
+        sites.extend(held)
+        bodies = []  # no rewrite: only the markers go in
+        markers = markers + script_markers
+    else:
+        sites.extend(site for site, _, _, _ in script_sites)
     sites.sort(key=lambda site: (site.line, site.column, site.rule))
     if not markers:
         return Outcome(splice(source, bodies) if bodies else None, tuple(sites))
     edits = [Edit(block.start, block.end, body) for block, body in bodies] + markers
     return Outcome(apply_edits(source, edits), tuple(sites))
+
+
+def _held_back(
+    script_sites: list[tuple[Site, ScriptBlock, Document, int]], note: str
+) -> tuple[list[Site], list[Edit]]:
+    """The script sites of a component whose rewrite is held back, all TODOs now (a
+    rewritten one with `note` added), and the insertions (file offsets) of the `//`
+    markers they lack, placed in the body as it was the way a rule places its own."""
+    sites: list[Site] = []
+    edits: dict[tuple[int, bytes], Edit] = {}  # one marker per line and text
+    for site, block, document, offset in script_sites:
+        if site.action is not Action.TODO:
+            site = replace(site, action=Action.TODO, message=site.message + note)
+        elif site.marked:
+            sites.append(site)
+            continue
+        node = document.root.descendant_for_byte_range(offset, offset) or document.root
+        edit = document.marker_edit(node, script_comment(site.rule, site.message), jsx=True)
+        if edit is not None:
+            moved = Edit(block.start + edit.start, block.start + edit.end, edit.text)
+            edits.setdefault((moved.start, moved.text), moved)
+        sites.append(replace(site, marked=edit is None))
+    return sites, list(edits.values())
 
 
 def _shifted(line: int, column: int, first_line: int, first_column: int) -> tuple[int, int]:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import symtable
+import textwrap
+
 import libcst as cst
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from libcst.codemod import CodemodContext, TransformSuccess, transform_module
 
 from codemods import Rule, marker
@@ -367,9 +372,146 @@ def test_a_read_on_the_next_pass_of_a_loop_around_it_keeps_the_loop(
         ("    def show(x=item):\n        return x\n    LOOP\n", True),
         ("    later = (x for x in item.kids)\n    LOOP\n", True),
         ("    def show(item):\n        return lambda: item\n    LOOP\n", True),
+        # A local of its own (bound anywhere in it, by any statement) is another
+        # variable, for the functions inside it too; `global` in a function is the
+        # module's. A comprehension's variable or `nonlocal` leaves the name the loop's.
+        ("    def show():\n        item = 1\n        return item\n    LOOP\n", True),
+        ("    def show():\n        log(item)\n        item = 1\n    LOOP\n", True),
+        ("    LOOP\n    def show():\n        item: int = 1\n        return item\n", True),
+        ("    def show():\n        item += 1\n    LOOP\n", True),
+        (
+            "    def show():\n        for item in batches:\n            pass\n        return item\n"
+            "    LOOP\n",
+            True,
+        ),
+        ("    def show():\n        with log() as item:\n            return item\n    LOOP\n", True),
+        (
+            "    def show():\n        try:\n            pass\n        except ValueError as item:\n"
+            "            return item\n    LOOP\n",
+            True,
+        ),
+        ("    def show():\n        import item.kids\n        return item\n    LOOP\n", True),
+        (
+            "    def show():\n        def item():\n            pass\n"
+            "        return item\n    LOOP\n",
+            True,
+        ),
+        (
+            "    def show():\n        class item:\n            pass\n"
+            "        return item\n    LOOP\n",
+            True,
+        ),
+        ("    def show():\n        del item\n    LOOP\n", True),
+        ("    def show():\n        if (item := log()):\n            return item\n    LOOP\n", True),
+        ("    later = lambda: (item := 1) + item\n    LOOP\n", True),
+        (
+            "    def show():\n        match log():\n            case [item]:\n"
+            "                return item\n    LOOP\n",
+            True,
+        ),
+        ("    def show():\n        item = 1\n        return lambda: item\n    LOOP\n", True),
+        (
+            "    def show():\n        item = 1\n        def inner():\n            return item\n"
+            "        return inner\n    LOOP\n",
+            True,
+        ),
+        ("    def show():\n        global item\n        return item\n    LOOP\n", True),
+        (
+            "    def show():\n        x = [item for item in batches]\n"
+            "        return item\n    LOOP\n",
+            False,
+        ),
+        ("    def show():\n        nonlocal item\n        return item\n    LOOP\n", False),
+        (
+            "    def show():\n        def inner():\n            item = 1\n        return item\n"
+            "    LOOP\n",
+            False,
+        ),
+        (
+            "    def show():\n        class K:\n            item = 1\n            def get(self):\n"
+            "                return item\n    LOOP\n",
+            False,
+        ),
     ],
 )
 def test_a_read_in_code_that_runs_later_is_a_read_after_the_loop(shape: str, batched: bool) -> None:
     code, sites = apply(ApprovalLoopCommand, with_loop(shape))
     assert ("client.resolve_interrupts(True)\n" in code) is batched, code
     assert [s.action for s in sites] == [Action.REWRITTEN if batched else Action.TODO]
+
+
+def test_a_module_loop_variable_declared_global_in_a_function_is_that_variable() -> None:
+    loop = LOOP.replace("\n    ", "\n").removeprefix("    ")
+    code, _ = apply(ApprovalLoopCommand, f"def show():\n    global item\n    return item\n\n{loop}")
+    assert "client.resolve_interrupts(True)" not in code
+    code, _ = apply(ApprovalLoopCommand, f"def show():\n    item = 1\n    return item\n\n{loop}")
+    assert "client.resolve_interrupts(True)" in code
+
+
+# -- random nested functions, against Python's own symbol table ----------------------------
+
+# Statements of a nested function's body that bind, read or declare `item` (or none).
+STATEMENTS = (
+    "item = 1",
+    "log(item)",
+    "item += 1",
+    "for item in batches:\n    pass",
+    "x = [item for item in batches]",
+    "x = [y for y in item]",
+    "with log() as item:\n    pass",
+    "del item",
+    "(item := 1)",
+    "import item",
+    "log(lambda: item)",
+    "log(lambda item: item)",
+    "class K:\n    item = 1\n    def get(self):\n        return item",
+    "pass",
+)
+DECLARATIONS = ("", "global item", "nonlocal item")
+
+
+@st.composite
+def nested_function(draw: st.DrawFn, name: str, depth: int) -> str:
+    """A `def` with random statements about `item`, perhaps a function inside it."""
+    parameters = draw(st.sampled_from(("", "item", "x, *item", "x=item")))
+    lines = [draw(st.sampled_from(DECLARATIONS))]
+    lines += draw(st.lists(st.sampled_from(STATEMENTS), max_size=4))
+    if depth < 2 and draw(st.booleans()):
+        lines.insert(draw(st.integers(1, len(lines))), draw(nested_function("inner", depth + 1)))
+    body = "\n".join(line for line in lines if line) or "pass"
+    return f"def {name}({parameters}):\n" + textwrap.indent(body, "    ")
+
+
+@settings(max_examples=300, deadline=None)
+@given(nested_function("show", 0), st.booleans())
+def test_a_loop_is_kept_exactly_when_a_nested_function_can_read_its_variable(
+    function: str, before: bool
+) -> None:
+    # Python's symbol table says whether `show` (or a scope inside it) reads the
+    # loop's `item`: then it is a free variable of `show`, resolved in `f`.
+    body = textwrap.indent(function, "    ") + "\n"
+    source = with_loop(body + "    LOOP\n" if before else "    LOOP\n" + body)
+    try:
+        table = symtable.symtable(source, "m.py", "exec")
+    except SyntaxError:
+        assume(False)  # `nonlocal item` beside a parameter `item`, say
+        return
+    [f] = table.get_children()
+    [show] = [child for child in f.get_children() if child.get_name() == "show"]
+    reads = "item" in show.get_identifiers() and show.lookup("item").is_free()
+    # A default of `show`'s own is read where `show` is defined, by `f` itself.
+    reads = reads or (not before and function.startswith("def show(x=item)"))
+    code, sites = apply(ApprovalLoopCommand, source)
+    assert ("client.resolve_interrupts(True)\n" in code) is not reads, source
+    assert [s.action for s in sites] == [Action.TODO if reads else Action.REWRITTEN]
+
+
+@pytest.mark.parametrize("declaration", ["global item", "nonlocal item"])
+def test_a_loop_variable_declared_global_or_nonlocal_lives_outside_the_function(
+    declaration: str,
+) -> None:
+    inner = with_loop(f"    {declaration}\n    LOOP\n").replace("\n", "\n    ")
+    source = f"def outer():\n    item = None\n    {inner.rstrip()}\n    return item\n"
+    code, sites = apply(ApprovalLoopCommand, source)
+    assert "client.resolve_interrupts(True)" not in code
+    assert [s.action for s in sites] == [Action.TODO]

@@ -182,3 +182,54 @@ def test_batched_exactly_when_every_condition_holds(iterable: str, body: str, an
     source = f"for (const item of {iterable}) " + body.format(answer=call) + "\n"
     batched = ITERABLES[iterable] and BODIES[body] and IDS[answer]
     assert ag005(source) == ["rewritten" if batched else "todo"]
+
+
+OUTLIVING_LOOP = (
+    "  for ({decl}item of client.getInterrupts()) {{\n"
+    "    await client.addToolApprovalResponse({{ id: item.id, approved: true }})\n"
+    "  }}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("decl", "before", "after", "batched"),
+    [
+        # Each pass's own binding: nothing outside the loop sees it.
+        ("const ", "", "  log(item)\n", True),
+        ("let ", "", "  const show = () => item\n", True),
+        # A `var` outlives the loop, hoisted: a read anywhere in the function sees it.
+        ("var ", "", "", True),
+        ("var ", "", "  log(item)\n", False),
+        ("var ", "  log(item)\n", "", False),
+        ("var ", "", "  const show = () => item\n", False),
+        ("var ", "  const show = () => item.id\n", "", False),
+        ("var ", "", "  function show(x = item) { return x }\n", False),
+        ("var ", "", "  function show() { if (x) { let item = 1 } return item }\n", False),
+        # A nested function declaring the name itself reads its own.
+        ("var ", "", "  const show = (item) => item\n", True),
+        ("var ", "", "  function show({ item }) { return item }\n", True),
+        ("var ", "", "  function show() { let item = 1; return item }\n", True),
+        ("var ", "", "  function show() { var item; return () => item }\n", True),
+        # A name declared before the loop: read after it, later, or on a next pass.
+        ("", "  let item\n", "", True),
+        ("", "  let item\n  log(item)\n", "", True),
+        ("", "  let item\n", "  log(item)\n", False),
+        ("", "  let item\n  const show = () => item\n", "", False),
+        ("", "  let item\n  const show = (item) => item\n", "", True),
+        ("", "  let item\n  while (more()) {\n    log(item)\n", "  }\n", False),
+    ],
+)
+def test_a_loop_variable_that_outlives_the_loop_keeps_the_loop(
+    decl: str, before: str, after: str, batched: bool
+) -> None:
+    loop = OUTLIVING_LOOP.format(decl=decl)
+    source = f"async function f(client, x) {{\n{before}{loop}{after}}}\n"
+    assert ag005(source) == ["rewritten" if batched else "todo"]
+
+
+def test_a_name_declared_outside_the_function_may_be_read_anywhere() -> None:
+    loop = OUTLIVING_LOOP.format(decl="")
+    source = f"let item\nasync function f(client) {{\n{loop}}}\nfunction g() {{ return item }}\n"
+    assert ag005(source) == ["todo"]
+    alone = f"let item\nasync function f(client) {{\n{loop}}}\n"
+    assert ag005(alone) == ["rewritten"]

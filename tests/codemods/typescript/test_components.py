@@ -298,10 +298,10 @@ def test_a_top_level_svelte_script_reads_its_attributes_as_text() -> None:
 
 
 def test_closing_tags_are_found_case_insensitively_and_strings_do_not_hide_them() -> None:
-    source = b"<SCRIPT lang=\"ts\">const s = '<!--'</Script >\n<p>x</p>\n"
+    source = b"<script lang=\"ts\">const s = '<!--'</SCRIPT >\n<p>x</p>\n"
     [block] = scan(source).blocks
     assert source[block.start : block.end] == b"const s = '<!--'"
-    assert splice(source, [(block, b"y")]) == b'<SCRIPT lang="ts">y</Script >\n<p>x</p>\n'
+    assert splice(source, [(block, b"y")]) == b'<script lang="ts">y</SCRIPT >\n<p>x</p>\n'
 
 
 def test_crlf_and_bom_survive_byte_exact() -> None:
@@ -380,8 +380,10 @@ def test_a_name_the_template_uses_is_never_dropped_from_the_script() -> None:
     assert b"pendingInterrupts" not in alone.updated
 
     result = migrate_bytes(TEMPLATE_USES_PENDING, "Pending.vue", Options())
-    assert result.updated is None  # the template still reads `pendingInterrupts`
-    assert result.status is FileStatus.UNCHANGED
+    assert result.updated is not None
+    # The template still reads `pendingInterrupts`: only TODO markers go in (see
+    # test_held_back_markers.py), the destructuring stays as it was.
+    assert b"const { messages, pendingInterrupts } = useChat({ tools })" in result.updated
     assert where(result.sites) == [("AG002", 3, 19, "todo"), ("AG002", 7, 26, "todo")]
     script_site, markup_site = result.sites
     assert script_site.message.endswith(
@@ -687,8 +689,9 @@ def test_svelte_script_and_style_end_where_svelte_ends_them(
     assert [source[b.start : b.end] for b in blocks] == bodies
 
 
-def test_vue_script_tags_ignore_case_as_vue_does() -> None:
-    source = b"<SCRIPT>b()</SCRIPT >"
+def test_a_vue_closing_script_tag_ignores_case_as_vue_does() -> None:
+    # The opening tag does not: see test_vue_tag_case.py.
+    source = b"<script>b()</SCRIPT >"
     [block] = scan(source).blocks
     assert source[block.start : block.end] == b"b()"
 
