@@ -99,6 +99,10 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         # CPython refuses a file holding a NUL byte anywhere, LibCST only outside
         # strings and comments: such a file is a syntax error, never rewritten.
         return _failed(path, *_syntax_error(source, 1, 1))
+    if b"\x0c" in source:
+        through_view = _migrate_form_feeds(source, path, options)
+        if through_view is not None:
+            return through_view
     import libcst as cst
 
     from codemods.rules import RULE_ORDER
@@ -135,6 +139,57 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
     if result == source:
         return FileResult(path, FileStatus.UNCHANGED, tuple(sites))
     return FileResult(path, FileStatus.CHANGED, tuple(sites), source, result)
+
+
+def _migrate_form_feeds(source: bytes, path: str, options: Options) -> FileResult | None:
+    """Migrate a file with form feeds in its indentation through `codemods.form_feed`.
+
+    Both the region and the whole-module path then parse the view, so they agree; the
+    view's result is mapped back to the file's bytes, lines and columns. None: there is
+    nothing to cut (or the file does not decode, or Python cannot parse it), so the file
+    goes the usual way and is reported as it is.
+    """
+    from codemods.form_feed import restore, view
+
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+        text = source.decode(encoding)
+        cut = view(text)
+        if cut is None or text.encode(encoding) != source:
+            return None
+        cut_source = cut.text.encode(encoding)
+    except (SyntaxError, LookupError, UnicodeError):
+        return None
+    result = migrate_bytes(cut_source, path, options)
+    sites = tuple(replace(site, column=cut.column(site.line, site.column)) for site in result.sites)
+    if result.status is FileStatus.FAILED:
+        if result.error_line is None or result.error_column is None or result.error is None:
+            return result
+        column = cut.column(result.error_line, result.error_column)
+        message = result.error.replace(
+            f"line {result.error_line}, column {result.error_column}",
+            f"line {result.error_line}, column {column}",
+            1,
+        )
+        return replace(result, error=message, error_column=column)
+    if result.updated is None:
+        return replace(result, sites=sites)
+    restored = restore(cut, result.updated.decode(encoding))
+    if restored is None:
+        line = min(cut.cuts)
+        return _failed(
+            path,
+            "LibCST cannot read a form feed before indentation here (Python accepts it) "
+            "and it could not be kept in the rewritten code; file left untouched",
+            line,
+            1,
+        )
+    updated = _encode(restored, encoding)
+    if updated is None:
+        return _failed(path, f"cannot encode the result in {encoding}")
+    if updated == source:
+        return FileResult(path, FileStatus.UNCHANGED, sites)
+    return FileResult(path, FileStatus.CHANGED, sites, source, updated)
 
 
 def _migrate_script(source: bytes, path: str, options: Options) -> FileResult:

@@ -20,8 +20,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from codemods import runner
 from codemods.report import unified_diff
-from codemods.runner import FileStatus, Options, migrate_bytes, run
+from codemods.runner import FileResult, FileStatus, Options, migrate_bytes, run
 from tests.codemods.random_modules import random_module
 
 EXAMPLES = int(os.environ.get("HOSTILE_SOURCE_EXAMPLES", "40"))
@@ -58,9 +59,13 @@ def hostile_sources(draw: st.DrawFn) -> tuple[str, bytes]:
         name, source = "m.ts", TS_PROGRAM.replace(b"\n", draw(st.sampled_from([b"\n", b"\r\n"])))
     for _ in range(draw(st.integers(1, 4))):
         at = draw(st.integers(0, len(source)))
-        kind = draw(st.sampled_from(["insert", "replace-newline", "truncate"]))
+        kind = draw(st.sampled_from(["insert", "indent-form-feed", "replace-newline", "truncate"]))
         if kind == "insert":
             source = source[:at] + draw(st.sampled_from(INSERTS)) + source[at:]
+        elif kind == "indent-form-feed":
+            # At a line's start, before its indentation: Python ignores it, LibCST did not.
+            line_start = max(source.rfind(b"\n", 0, at), source.rfind(b"\r", 0, at)) + 1
+            source = source[:line_start] + b"\x0c" + source[line_start:]
         elif kind == "replace-newline":
             found = source.find(b"\n", at)
             if found >= 0:
@@ -131,6 +136,8 @@ def test_a_hostile_source_migrates_to_a_patch_git_applies(case: tuple[str, bytes
         path.write_bytes(source)
         result = migrate_bytes(source, str(path), Options())
         event(f"{name}: {result.status}")
+        # The region path is a fast path: the whole-module path alone must agree.
+        assert _key(result) == _key(_whole_module(source, str(path)))
         if result.status is FileStatus.FAILED:
             assert result.error
             assert "\n" not in result.error, result.error
@@ -150,6 +157,18 @@ def test_a_hostile_source_migrates_to_a_patch_git_applies(case: tuple[str, bytes
         assert path.read_bytes() == result.updated
     again = migrate_bytes(result.updated, str(path), Options())
     assert again.status in (FileStatus.UNCHANGED, FileStatus.SKIPPED), again
+    assert _key(again) == _key(_whole_module(result.updated, str(path)))
+
+
+def _key(result: FileResult) -> tuple[object, ...]:
+    return (result.status, result.updated, result.error, result.error_line, result.sites)
+
+
+def _whole_module(source: bytes, path: str) -> FileResult:
+    """The plain twin of `migrate_bytes`: no region parsed on its own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runner, "_migrate_region", lambda *args: None)
+        return migrate_bytes(source, path, Options())
 
 
 @pytest.mark.parametrize("codec", ["idna", "punycode"])
