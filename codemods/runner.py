@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import signal
 import threading
 import time
@@ -126,6 +127,8 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         code, sites = _apply(module, outline, options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
+    if code is not None:
+        code = dropped_whitespace_kept(source.decode(module.encoding), module.code, code)
     result = (
         source
         if code is None
@@ -260,6 +263,8 @@ def _migrate_region(
             outside=text[:begin] + text[end:],
         )
         code, sites = _apply(module, region_outline, options, active)
+        if code is not None:
+            code = dropped_whitespace_kept(region_text, module.code, code)
     except NeedsWholeModule:
         return None
     except cst.ParserSyntaxError:
@@ -560,6 +565,39 @@ def _round_trip(
         line,
         column,
     )
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def dropped_whitespace_kept(parsed: str, regenerated: str, code: str) -> str:
+    """`code` with the blank and comment lines LibCST drops near the end of a file put back.
+
+    LibCST's module of `x = 1\n  \n  ` generates `x = 1\n  `, one of `x = 1\n\t\n  # c`
+    generates `x = 1\n  # c`, and one of `x = 1\n  # c\n  ` generates `x = 1\n  `:
+    blank lines and comments before the file's last, indented line are lost, far from
+    any site. `regenerated` (the untouched module's code) tells what was dropped from
+    `parsed` (the text it was parsed from); when that is only whitespace and comments,
+    it goes back into `code` (the rules' result) before the same ending, as long as the
+    rules left that ending as it was.
+    """
+    if regenerated == parsed:
+        return code
+    same = 0
+    for old, new in zip(parsed, regenerated, strict=False):
+        if old != new:
+            break
+        same += 1
+    ending = regenerated[same:]
+    if not parsed.endswith(ending) or len(parsed) - len(ending) < same:
+        return code
+    dropped = parsed[same : len(parsed) - len(ending)]
+    if not code.endswith(ending) or not all(
+        not line or line.startswith("#")
+        for line in (part.lstrip(" \t\f") for part in _LINE_BREAK.split(dropped))
+    ):
+        return code
+    return code[: len(code) - len(ending)] + dropped + ending
 
 
 def _final_cr(source: bytes, code: str, encoding: str) -> str:
