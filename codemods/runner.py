@@ -127,16 +127,14 @@ def migrate_bytes(source: bytes, path: str, options: Options) -> FileResult:
         code, sites = _apply(module, outline, options, active)
     except Exception as error:  # one broken rule must not stop the run
         return _failed(path, f"internal error: {type(error).__name__}: {error}")
+    result: bytes | None = source
     if code is not None:
-        code = dropped_whitespace_kept(source.decode(module.encoding), module.code, code)
-    result = (
-        source
-        if code is None
-        else _encode(
-            _final_cr(source, follow_line_ends(module.code, code), module.encoding),
+        regenerated = module.code  # (generated anew on each read)
+        code = dropped_whitespace_kept(source.decode(module.encoding), regenerated, code)
+        result = _encode(
+            _final_cr(source, follow_line_ends(regenerated, code), module.encoding),
             module.encoding,
         )
-    )
     if result is None:
         return _failed(path, f"cannot encode the result in {module.encoding}")
     if result == source:
