@@ -1,0 +1,89 @@
+"""`agui translate` on hostile legacy streams and request bodies (tests.hostile_values):
+every JSON type in every field, numbers no double holds, lone surrogates, deep nesting,
+duplicate keys, reused and empty ids, streams reordered and cut short.
+
+Properties: nothing raises; translating the output again changes nothing; the file
+read in pieces (`replay.large.translate_pieces`) gives the bytes and notices of the
+plain path.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from typer.testing import CliRunner
+
+import replay.large.translate_pieces
+from cli.app import app
+from replay.translate.translation import translate_stream
+from replay.wire import bounded_json
+from replay.wire.problems import Problem
+from tests.hostile_values import json_text, legacy_streams, request_bodies
+from tests.replay.large.test_differential import _large_file_path
+
+runner = CliRunner()
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _request(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The body as `--request` reads it (`load_request`): parsed from its text."""
+    try:
+        value = bounded_json.loads(json_text(body))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _translate(data: bytes, request: dict[str, Any] | None) -> tuple[bytes, list[Problem]]:
+    out: list[bytes] = []
+    notices: list[Problem] = []
+    for item in translate_stream([data], source="s", request=request):
+        if isinstance(item, Problem):
+            notices.append(item)
+        else:
+            out.append(item)
+    return b"".join(out), notices
+
+
+@FUZZ
+@given(data=legacy_streams(), body=request_bodies())
+def test_translation_never_raises_and_is_idempotent(data: bytes, body: dict[str, Any]) -> None:
+    request = _request(body)
+    once, _ = _translate(data, request)
+    twice, notices = _translate(once, request)
+    assert twice == once
+    assert not [n for n in notices if n.rule in ("translated", "invented", "lost")], notices
+
+
+@settings(FUZZ, max_examples=40)
+@given(data=legacy_streams(max_events=20), body=request_bodies())
+def test_a_file_in_pieces_translates_as_the_plain_path(data: bytes, body: dict[str, Any]) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "hostile.sse"
+        path.write_bytes(data)
+        request = Path(directory) / "request.json"
+        request.write_text(json_text(body), encoding="utf-8", errors="surrogatepass")
+        args = ["translate", "--json", "--request", str(request), str(path)]
+        with _large_file_path(40, "none", 0):
+            in_pieces = runner.invoke(app, args)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(replay.large.translate_pieces, "translate_file", lambda *a, **k: None)
+            plain = runner.invoke(app, args)
+    for result in (in_pieces, plain):
+        assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+            result.exception
+        )
+    assert (in_pieces.exit_code, in_pieces.stdout_bytes, in_pieces.stderr) == (
+        plain.exit_code,
+        plain.stdout_bytes,
+        plain.stderr,
+    )
