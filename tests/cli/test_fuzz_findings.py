@@ -7,9 +7,14 @@ exit 2; never a traceback, and never an output file left half-written.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from tests.listening import serving
 
 AGUI = str(Path(sys.executable).with_name("agui"))
 BIG = "1" + "0" * 400
@@ -59,3 +64,49 @@ def test_translate_writes_an_integer_no_double_holds_as_null(tmp_path: Path) -> 
     again = _agui(tmp_path, "translate", "out.sse")
     assert again.returncode == 0, again.stderr
     assert again.stdout == out  # its own output translates to itself
+
+
+LEGACY_RUN = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
+CALL = {"id": "c", "type": "function", "function": {"name": "pick_color", "arguments": "{}"}}
+CONTINUATION = (
+    '{"threadId":"t","runId":"r2","parentRunId":"r1","messages":[{"id":"m","role":'
+    '"assistant","toolCalls":[' + json.dumps(CALL) + ']}],"resume":[{"interruptId":'
+    '"client_tool_c","status":"resolved","payload":%s}],"tools":[],"context":[]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("payload", "refusal"),
+    [
+        ("NaN", "`resume[0].payload` is NaN, Infinity or a number no double holds"),
+        ('{"n":' + BIG + "}", "`resume[0].payload.n` is NaN, Infinity or a number"),
+        ("[" * 400 + "]" * 400, None),  # too deep to bridge: passed on as it came
+    ],
+    ids=["nan", "big-integer", "deep"],
+)
+def test_proxy_native_answers_an_unwritable_continuation_without_a_traceback(
+    payload: str, refusal: str | None
+) -> None:
+    import httpx
+
+    recording = next(LEGACY_RUN.glob("*.sse"))
+    upstream_args = ["replay", str(recording), "--serve", "0"]
+    with serving(upstream_args) as upstream:
+        proxy_args = ["proxy", "--native", "--upstream", upstream.url, "--listen", "0"]
+        with serving(proxy_args) as proxy:
+            answer = httpx.post(
+                proxy.url,
+                content=(CONTINUATION % payload).encode(),
+                headers={"content-type": "application/json"},
+                timeout=20,
+            )
+    assert answer.status_code == 200, answer.text
+    events = [line for line in answer.text.splitlines() if line.startswith("data: ")]
+    if refusal is not None:
+        (line,) = events
+        assert '"type":"RUN_ERROR"' in line
+        assert refusal in json.loads(line[6:])["message"]
+    else:
+        assert events  # the legacy server's answer, translated
+    assert "Traceback" not in proxy.stderr, proxy.stderr
+    assert "Error" not in proxy.stderr.replace("RUN_ERROR", ""), proxy.stderr
