@@ -76,6 +76,13 @@ values = st.recursive(
 )
 """Any JSON value, hostile, small."""
 
+lenient_values = st.recursive(
+    scalars | st.builds(Raw, st.sampled_from(["NaN", "Infinity", "-Infinity"])),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=6,
+)
+"""Values of a file Python's reader takes: `NaN` and `Infinity` too (JSON.parse would not)."""
+
 
 def anything_or(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     """The field's plausible values mostly, and any JSON value (of the wrong type) else."""

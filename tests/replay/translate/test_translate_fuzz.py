@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import replay.large.translate_pieces
@@ -22,7 +23,7 @@ from cli.app import app
 from replay.translate.translation import translate_stream
 from replay.wire import bounded_json
 from replay.wire.problems import Problem
-from tests.hostile_values import json_text, legacy_streams, request_bodies
+from tests.hostile_values import json_text, legacy_streams, lenient_values, request_bodies
 from tests.replay.large.test_differential import _large_file_path
 
 runner = CliRunner()
@@ -54,10 +55,18 @@ def _translate(data: bytes, request: dict[str, Any] | None) -> tuple[bytes, list
     return b"".join(out), notices
 
 
+SPOILED = st.none() | st.tuples(
+    st.sampled_from(["messages", "forwardedProps", "threadId", "runId"]), lenient_values
+)
+"""A request field given a value only Python's reader takes (`NaN`), or of any type."""
+
+
 @FUZZ
-@given(data=legacy_streams(), body=request_bodies())
-def test_translation_never_raises_and_is_idempotent(data: bytes, body: dict[str, Any]) -> None:
-    request = _request(body)
+@given(data=legacy_streams(), body=request_bodies(), spoil=SPOILED)
+def test_translation_never_raises_and_is_idempotent(
+    data: bytes, body: dict[str, Any], spoil: tuple[str, Any] | None
+) -> None:
+    request = _request(body if spoil is None else {**body, spoil[0]: spoil[1]})
     once, _ = _translate(data, request)
     twice, notices = _translate(once, request)
     assert twice == once
