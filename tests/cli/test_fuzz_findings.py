@@ -110,3 +110,26 @@ def test_proxy_native_answers_an_unwritable_continuation_without_a_traceback(
         assert events  # the legacy server's answer, translated
     assert "Traceback" not in proxy.stderr, proxy.stderr
     assert "Error" not in proxy.stderr.replace("RUN_ERROR", ""), proxy.stderr
+
+
+def test_replay_serve_rebinds_a_recorded_event_holding_1e400_without_cutting_the_stream(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "inf.sse").write_bytes(
+        _frames(
+            '{"type":"RUN_STARTED","runId":"r","threadId":"t","x":1e400}',
+            '{"type":"RUN_FINISHED","runId":"r","threadId":"t"}',
+        )
+    )
+    import httpx
+
+    with serving(["replay", str(tmp_path / "inf.sse"), "--serve", "0"]) as served:
+        body = {"threadId": "T", "runId": "R", "messages": [], "tools": [], "context": []}
+        answer = httpx.post(served.url, json=body, timeout=20)
+    events = [line[6:] for line in answer.text.splitlines() if line.startswith("data: ")]
+    # The stream ended after its headers: CanonicalJsonError inside the response.
+    assert events == [
+        '{"type":"RUN_STARTED","runId":"R","threadId":"T","x":null}',
+        '{"type":"RUN_FINISHED","runId":"R","threadId":"T"}',
+    ]
+    assert "Traceback" not in served.stderr, served.stderr
