@@ -23,6 +23,11 @@ from replay.wire.canonical import as_javascript_reads, js_number, wire_json
 from tests.hostile_values import json_text, values
 from tests.interop.harness import NodeTools
 
+INDEX_LIKE = st.sampled_from(
+    ["0", "9", "10", "01", "-1", "1.5", "4294967294", "4294967295", "99999999999", "b", "__proto__"]
+)
+"""Keys JavaScript orders first (array indexes, up to 2**32 - 2) and near misses."""
+
 STRINGIFY = """
 const texts = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const out = texts.map((text) => {
@@ -65,7 +70,7 @@ def test_wire_json_writes_what_json_stringify_writes(interop_node: NodeTools) ->
         derandomize=True,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(st.one_of(values, st.dictionaries(st.text(max_size=3), values, max_size=4)))
+    @given(st.one_of(values, st.dictionaries(INDEX_LIKE | st.text(max_size=3), values, max_size=5)))
     def collect(value: Any) -> None:
         text = json_text(value)
         texts.append(text)
