@@ -244,11 +244,16 @@ def messages(draw: st.DrawFn) -> dict[str, Any]:
             "name": anything_or(TOOL_NAMES),
         },
     )
+    content_part = st.fixed_dictionaries(
+        {"type": anything_or(st.sampled_from(["text", "image", "audio"]))},
+        optional={"metadata": st.none() | values, "text": st.sampled_from(TRICKY_TEXT)},
+    )
     return _fields(
         draw,
         id=ID_TEXTS,
         role=ROLES,
-        content=st.sampled_from([*TRICKY_TEXT, '{"pendingExecution":true}']),
+        content=st.sampled_from([*TRICKY_TEXT, '{"pendingExecution":true}'])
+        | st.lists(content_part, max_size=2),
         toolCallId=ID_TEXTS,
         toolCalls=st.lists(tool_call, max_size=3),
         parts=st.lists(part, max_size=3),

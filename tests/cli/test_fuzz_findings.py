@@ -133,3 +133,20 @@ def test_replay_serve_rebinds_a_recorded_event_holding_1e400_without_cutting_the
         '{"type":"RUN_FINISHED","runId":"R","threadId":"T"}',
     ]
     assert "Traceback" not in served.stderr, served.stderr
+
+
+@pytest.mark.parametrize("command", [["translate"], ["replay", "--check"], ["replay", "--json"]])
+def test_a_content_part_whose_type_is_an_object_is_no_crash(
+    tmp_path: Path, command: list[str]
+) -> None:
+    (tmp_path / "parts.sse").write_bytes(
+        _frames(
+            '{"type":"RUN_STARTED","runId":"r","threadId":"t"}',
+            '{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"m","role":"user",'
+            '"content":[{"type":{"a":1},"metadata":null},{"type":"image","metadata":null}]}]}',
+            '{"type":"RUN_FINISHED","runId":"r","threadId":"t"}',
+        )
+    )
+    result = _agui(tmp_path, *command, "parts.sse")
+    _no_traceback(result)
+    assert result.returncode in (0, 1), result.stderr
