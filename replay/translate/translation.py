@@ -30,6 +30,7 @@ from replay.translate.native_terminal import TerminalBuilder, compact_json
 from replay.translate.notices import INVENTED, LOST, TRANSLATED
 from replay.translate.run_record import RunRecord, text, track
 from replay.translate.stream_rewriter import Verbatim, rewrite_stream
+from replay.wire.canonical import as_javascript_reads
 from replay.wire.events import Decoded, EndOfStream, RawEvent
 from replay.wire.legacy import (
     RETIRED_EVENT_TYPES,
@@ -306,6 +307,22 @@ class Translator:
                 )
         if new is data:
             return [raw]
+        # Written anew, the event says what JavaScript holds: a field of `1e400` (Infinity)
+        # becomes `null`, a retired optional a second translation would remove; so it goes
+        # now (idempotence).
+        new = as_javascript_reads(new)
+        infinite = null_fields(new)
+        if infinite:
+            new = without_nulls(new)
+            fields = ", ".join(f"`{name}`" for name in infinite)
+            notices.append(
+                self._notice(
+                    LOST,
+                    f"dropped {fields}: a number no double holds (Infinity to JavaScript),"
+                    " which would be written as a retired null",
+                    raw.location,
+                )
+            )
         notices.append(RawEvent(raw.location, new, compact_json(new), raw.kind))
         return notices
 

@@ -69,8 +69,18 @@ UNHASHABLE_PART_TYPE = (
 the retired-null check (`replay.wire.retired_shapes`)."""
 
 
+INFINITE_OPTIONALS = (
+    b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+    b'data: {"type":"RUN_FINISHED","runId":"r","result":1e400,"rawEvent":-1e400}\n\n'
+    b'data: {"type":"THINKING_START","rawEvent":1e400}\n\n'
+)
+"""Found here: events rewritten for another reason (no threadId, a retired type) wrote
+`result: 1e400` as `null`, which a second translation removed (not idempotent)."""
+
+
 @FUZZ
 @given(data=legacy_streams(), body=request_bodies(), spoil=SPOILED)
+@example(data=INFINITE_OPTIONALS, body={}, spoil=None)
 @example(data=UNHASHABLE_PART_TYPE, body={}, spoil=None)
 def test_translation_never_raises_and_is_idempotent(
     data: bytes, body: dict[str, Any], spoil: tuple[str, Any] | None
@@ -105,3 +115,12 @@ def test_a_file_in_pieces_translates_as_the_plain_path(data: bytes, body: dict[s
         plain.stdout_bytes,
         plain.stderr,
     )
+
+
+def test_an_infinite_optional_of_a_rewritten_event_is_dropped_with_a_notice() -> None:
+    once, notices = _translate(INFINITE_OPTIONALS, None)
+    assert b"null" not in once
+    assert b'"type":"RUN_FINISHED","runId":"r","threadId":"t"}' in once
+    lost = [n.message for n in notices if n.rule == "lost"]
+    assert len(lost) == 2
+    assert lost[0].startswith("dropped `result`, `rawEvent`: a number no double holds")
