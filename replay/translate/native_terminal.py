@@ -24,6 +24,7 @@ from replay.wire.canonical import as_javascript_reads, js_key_order, wire_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
+from replay.wire.retired_shapes import null_fields, without_nulls
 
 # RUN_FINISHED keys the AG-UI spec defines (ai:utilities/spec-event-keys.ts); anything
 # else moves under `metadata.tanstack`, as TanStack's wire normaliser does.
@@ -189,6 +190,11 @@ class TerminalBuilder:
             )
         )
         for event in events:
+            # The request's messages come as the client sent them: a media part's retired
+            # `metadata: null` is left out, as the native server's inbound boundary leaves
+            # it out, or a second translation would remove it (idempotence).
+            if null_fields(event):
+                event = without_nulls(event)
             out.append(RawEvent(location, event, compact_json(event), anchor.kind))
         return out
 
