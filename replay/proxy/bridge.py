@@ -32,7 +32,7 @@ from replay.serve.run_ids import RunIds, rewrite_event
 from replay.translate.native_terminal import compact_json
 from replay.translate.translation import Translator
 from replay.wire import bounded_json
-from replay.wire.canonical import unencodable_at, wire_json
+from replay.wire.canonical import as_javascript_reads, unencodable_at, wire_json
 from replay.wire.events import EndOfStream, RawEvent, parse_messages
 from replay.wire.sse import SseDecoder, SseMessage, encode_event
 
@@ -215,10 +215,13 @@ def _parts(
 
 
 def _parsed(arguments: Any) -> Any:
+    """The part's `input`: the arguments as the client's `JSON.parse` reads them (a
+    `1e400` there is Infinity, which the follow-up carries as JSON.stringify writes it,
+    null), or the text itself when it is no JSON."""
     if not isinstance(arguments, str):
         return arguments
     try:
-        return bounded_json.loads(arguments)
+        return as_javascript_reads(bounded_json.loads(arguments))
     except ValueError:
         return arguments
 

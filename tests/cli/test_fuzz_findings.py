@@ -67,25 +67,31 @@ def test_translate_writes_an_integer_no_double_holds_as_null(tmp_path: Path) -> 
 
 
 LEGACY_RUN = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "legacy"
-CALL = {"id": "c", "type": "function", "function": {"name": "pick_color", "arguments": "{}"}}
-CONTINUATION = (
-    '{"threadId":"t","runId":"r2","parentRunId":"r1","messages":[{"id":"m","role":'
-    '"assistant","toolCalls":[' + json.dumps(CALL) + ']}],"resume":[{"interruptId":'
-    '"client_tool_c","status":"resolved","payload":%s}],"tools":[],"context":[]}'
-)
+
+
+def _continuation(arguments: str, payload: str) -> bytes:
+    """A client's continuation answering the client tool `c`, spelled as text: Python's
+    reader takes what `json.dumps` would not write (`NaN`, nesting past 256 levels)."""
+    call = {"id": "c", "type": "function", "function": {"name": "pick", "arguments": arguments}}
+    return (
+        '{"threadId":"t","runId":"r2","parentRunId":"r1","messages":[{"id":"m","role":'
+        f'"assistant","toolCalls":[{json.dumps(call)}]}}],"resume":[{{"interruptId":'
+        f'"client_tool_c","status":"resolved","payload":{payload}}}],"tools":[],"context":[]}}'
+    ).encode()
 
 
 @pytest.mark.parametrize(
-    ("payload", "refusal"),
+    ("arguments", "payload", "refusal"),
     [
-        ("NaN", "`resume[0].payload` is NaN, Infinity or a number no double holds"),
-        ('{"n":' + BIG + "}", "`resume[0].payload.n` is NaN, Infinity or a number"),
-        ("[" * 400 + "]" * 400, None),  # too deep to bridge: passed on as it came
+        ("{}", "NaN", "`resume[0].payload` is NaN, Infinity or a number no double holds"),
+        ("{}", '{"n":' + BIG + "}", "`resume[0].payload.n` is NaN, Infinity or a number"),
+        ("{}", "[" * 400 + "]" * 400, None),  # too deep to bridge: passed on as it came
+        ('{"n":1e400}', '{"color":"green"}', None),  # bridged: the part's input is null
     ],
-    ids=["nan", "big-integer", "deep"],
+    ids=["nan", "big-integer", "deep", "infinite-arguments"],
 )
 def test_proxy_native_answers_an_unwritable_continuation_without_a_traceback(
-    payload: str, refusal: str | None
+    arguments: str, payload: str, refusal: str | None
 ) -> None:
     import httpx
 
@@ -96,7 +102,7 @@ def test_proxy_native_answers_an_unwritable_continuation_without_a_traceback(
         with serving(proxy_args) as proxy:
             answer = httpx.post(
                 proxy.url,
-                content=(CONTINUATION % payload).encode(),
+                content=_continuation(arguments, payload),
                 headers={"content-type": "application/json"},
                 timeout=20,
             )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from replay.proxy.app import _json_object
@@ -41,7 +41,22 @@ def _posted(body: dict[str, Any], extra: Any, where: str) -> dict[str, Any] | No
     return _json_object(json_text(body).encode("utf-8", "surrogatepass"))
 
 
+INFINITE_ARGUMENTS = {
+    "resume": [{"interruptId": "client_tool_c", "status": "resolved", "payload": 1}],
+    "messages": [
+        {
+            "id": "m",
+            "role": "assistant",
+            "toolCalls": [{"id": "c", "function": {"name": "pick", "arguments": '{"a":1e400}'}}],
+        }
+    ],
+}
+"""Found here: the part's `input`, parsed from the arguments, held Infinity, and writing
+the follow-up raised CanonicalJsonError (a 500 from the proxy)."""
+
+
 @FUZZ
+@example(body=INFINITE_ARGUMENTS, extra=None, where="state")
 @given(
     body=request_bodies(),
     extra=st.none() | NOT_JSON,
