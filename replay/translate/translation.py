@@ -188,6 +188,12 @@ class Translator:
             for result in results:
                 out.extend(self._take_event(result))
             return out
+        if not self._run.started and self._round is not None:
+            # A pause after a model round that ran its server tools, with no RUN_STARTED
+            # between: the round's run goes on (0.58.0 starts it once). A RUN_STARTED
+            # synthesised here would read, translated again, as 0.42.0's repeat and be
+            # dropped (idempotence).
+            self._run = self._round.continued(self._run)
         self._round = None
         anchor = held if held is not None else batch[0][1]
         if held is None and self._run.started:
