@@ -156,3 +156,61 @@ def test_a_content_part_whose_type_is_an_object_is_no_crash(
     result = _agui(tmp_path, *command, "parts.sse")
     _no_traceback(result)
     assert result.returncode in (0, 1), result.stderr
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["[" * 300 + "]" * 300, '{"messages":' + "[" * 300 + "]" * 300 + "}", "[1,2]", '{"a":'],
+    ids=["deep-array", "deep-messages", "not-an-object", "truncated"],
+)
+def test_translate_refuses_a_hostile_request_body_in_one_line_and_writes_nothing(
+    tmp_path: Path, request_text: str
+) -> None:
+    (tmp_path / "run.sse").write_bytes(PAUSE_WITH_BIG_NUMBERS)
+    (tmp_path / "request.json").write_text(request_text, encoding="utf-8")
+    result = _agui(tmp_path, "translate", "run.sse", "--request", "request.json", "-o", "out.sse")
+    _no_traceback(result)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("agui: ")
+    assert "request.json" in line
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["request.json", "run.sse"]
+
+
+@pytest.mark.parametrize(
+    ("answers", "where"),
+    [
+        ('{"client_tool_c": NaN}', "resume[0].payload"),
+        ('{"client_tool_c": {"n": ' + BIG + "}}", "resume[0].payload.n"),
+        ('{"client_tool_c": {"n": -Infinity}}', "resume[0].payload.n"),
+    ],
+    ids=["nan", "big-integer", "infinity"],
+)
+def test_resume_refuses_an_answer_json_cannot_carry_and_records_nothing(
+    tmp_path: Path, answers: str, where: str
+) -> None:
+    (tmp_path / "run.sse").write_bytes(PAUSE_WITH_BIG_NUMBERS)
+    paused = _agui(tmp_path, "translate", "run.sse", "-o", "paused.sse")
+    assert paused.returncode == 0, paused.stderr
+    (tmp_path / "answers.json").write_text(answers, encoding="utf-8")
+    before = sorted(path.name for path in tmp_path.iterdir())
+    result = _agui(
+        tmp_path,
+        "resume",
+        "--from",
+        "paused.sse",
+        "--answers",
+        "answers.json",
+        "--no-input",
+        "--url",
+        "http://127.0.0.1:9/never",
+        "--record",
+        "out.sse",
+    )
+    _no_traceback(result)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"agui: {where} is NaN")
+    assert sorted(path.name for path in tmp_path.iterdir()) == before
