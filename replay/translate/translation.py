@@ -276,6 +276,9 @@ class Translator:
             return []
         if event_type in ("RUN_FINISHED", "RUN_ERROR"):
             run.finished = True
+            # A round's run ends here, its next round having gone on without a start
+            # (0.58.0): a later RUN_STARTED of its id is no repeat of 0.42.0's to drop.
+            self._round = None
         track(data, event_type, run)
         return self._modernise(raw)
 

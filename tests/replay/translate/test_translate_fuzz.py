@@ -104,8 +104,21 @@ a synthesised RUN_STARTED of the same run, which a second translation dropped as
 0.42.0's repeat (not idempotent)."""
 
 
+START_AFTER_A_PAUSED_ROUND = (
+    b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+    b'data: {"type":"RUN_FINISHED","runId":"r","threadId":"t","finishReason":"tool_calls"}\n\n'
+    b'data: {"type":"TOOL_CALL_START"}\n\n'
+    b'data: {"type":"CUSTOM","name":"tool-input-available",'
+    b'"value":{"toolCallId":"c","toolName":"pick","input":{}}}\n\n'
+    b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+)
+"""Found here: the round's run ended in the native terminal, yet a second translation
+took the next RUN_STARTED of its id for 0.42.0's repeat and dropped it."""
+
+
 @FUZZ
 @given(data=legacy_streams(), body=request_bodies(), spoil=SPOILED)
+@example(data=START_AFTER_A_PAUSED_ROUND, body={}, spoil=None)
 @example(data=PAUSE_AFTER_A_SERVER_TOOL_ROUND, body={}, spoil=None)
 @example(data=PAUSE, body=MEDIA_PART_NULL_METADATA, spoil=None)
 @example(data=INFINITE_OPTIONALS, body={}, spoil=None)
