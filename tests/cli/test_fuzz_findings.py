@@ -214,3 +214,15 @@ def test_resume_refuses_an_answer_json_cannot_carry_and_records_nothing(
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"agui: {where} is NaN")
     assert sorted(path.name for path in tmp_path.iterdir()) == before
+
+
+def test_translate_takes_a_placeholder_whose_tool_call_id_is_a_list(tmp_path: Path) -> None:
+    (tmp_path / "run.sse").write_bytes(PAUSE_WITH_BIG_NUMBERS)
+    (tmp_path / "request.json").write_text(
+        '{"messages":[{"role":"tool","toolCallId":["c"],"content":"{\\"pendingExecution\\":true}"}]}',
+        encoding="utf-8",
+    )
+    result = _agui(tmp_path, "translate", "run.sse", "--request", "request.json")
+    _no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert '"toolCallId":["c"]' in result.stdout  # the request's message, as it came

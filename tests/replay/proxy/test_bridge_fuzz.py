@@ -79,6 +79,18 @@ def test_a_continuation_is_bridged_or_refused(body: dict[str, Any], extra: Any, 
 
 
 @FUZZ
+@example(
+    data=(
+        b'data: {"type":"RUN_STARTED","runId":"r","threadId":"t"}\n\n'
+        b'data: {"type":"RUN_FINISHED","runId":"r","threadId":"t","finishReason":"tool_calls"}'
+        b'\n\ndata: {"type":"CUSTOM","name":"tool-input-available",'
+        b'"value":{"toolCallId":"c","toolName":"pick","input":{}}}\n\n'
+    ),
+    body={"messages": [{"role": "tool", "toolCallId": {}, "content": '{"pendingExecution":true}'}]},
+    extra=None,
+    where="messages",
+    cut=64,
+)  # found here: an unhashable toolCallId raised TypeError in the snapshot
 @given(
     data=legacy_streams(),
     body=request_bodies(),

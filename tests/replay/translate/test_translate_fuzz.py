@@ -116,8 +116,16 @@ START_AFTER_A_PAUSED_ROUND = (
 took the next RUN_STARTED of its id for 0.42.0's repeat and dropped it."""
 
 
+PLACEHOLDER_WITH_A_LIST_ID = {
+    "messages": [{"role": "tool", "toolCallId": ["c"], "content": '{"pendingExecution":true}'}]
+}
+"""Found here: a placeholder tool message whose `toolCallId` is a list (unhashable)
+raised TypeError in the snapshot's look-up of the run's results."""
+
+
 @FUZZ
 @given(data=legacy_streams(), body=request_bodies(), spoil=SPOILED)
+@example(data=PAUSE, body=PLACEHOLDER_WITH_A_LIST_ID, spoil=None)
 @example(data=START_AFTER_A_PAUSED_ROUND, body={}, spoil=None)
 @example(data=PAUSE_AFTER_A_SERVER_TOOL_ROUND, body={}, spoil=None)
 @example(data=PAUSE, body=MEDIA_PART_NULL_METADATA, spoil=None)
