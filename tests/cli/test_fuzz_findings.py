@@ -226,3 +226,24 @@ def test_translate_takes_a_placeholder_whose_tool_call_id_is_a_list(tmp_path: Pa
     _no_traceback(result)
     assert result.returncode == 0, result.stderr
     assert '"toolCallId":["c"]' in result.stdout  # the request's message, as it came
+
+
+def test_resume_takes_a_snapshot_tool_message_whose_tool_call_id_is_a_list(
+    tmp_path: Path,
+) -> None:
+    """Found by the resume fuzz test (a translated pause whose request history held the
+    message): the set of answered calls raised TypeError (unhashable)."""
+    (tmp_path / "run.sse").write_bytes(PAUSE_WITH_BIG_NUMBERS)
+    (tmp_path / "request.json").write_text(
+        '{"messages":[{"id":"x","role":"tool","toolCallId":["c"],"content":"ok"}]}', "utf-8"
+    )
+    paused = _agui(tmp_path, "translate", "run.sse", "--request", "request.json", "-o", "p.sse")
+    assert paused.returncode == 0, paused.stderr
+    result = _agui(
+        tmp_path, "resume", "--from", "p.sse", "--answer", 'client_tool_c={"a":1}', "--dry-run"
+    )
+    _no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    messages = json.loads(result.stdout)["messages"]
+    assert messages[0]["toolCallId"] == ["c"]  # the history's message, as it came
+    assert messages[-1]["toolCallId"] == "c"  # and the answer's

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from replay.translate.translation import translate_stream
+from replay.wire import bounded_json
 from tests.hostile_values import (
     ID_TEXTS,
     TOOL_NAMES,
@@ -45,8 +46,16 @@ ANSWERS = st.one_of(
 )
 
 
-def _translated(data: bytes) -> bytes:
-    return b"".join(x for x in translate_stream([data], source="s") if isinstance(x, bytes))
+def _translated(data: bytes, history: dict[str, Any] | None) -> bytes:
+    """The stream as `agui translate` writes it, its snapshot holding `history`'s hostile
+    messages (a request as `--request` reads it)."""
+    try:
+        request = bounded_json.loads(json_text(history)) if history is not None else None
+    except ValueError:
+        request = None
+    request = request if isinstance(request, dict) else None
+    chunks = translate_stream([data], source="s", request=request)
+    return b"".join(x for x in chunks if isinstance(x, bytes))
 
 
 def _refuse(literal: str) -> Any:
@@ -82,6 +91,7 @@ def _pending(recording: bytes) -> list[tuple[str, bool]]:
     body=st.none() | request_bodies(),
     approve_all=st.booleans(),
     fitting=st.data(),
+    history=st.none() | request_bodies(),
     spoil=st.none()
     | st.tuples(st.sampled_from(["messages", "forwardedProps", "state", "runId"]), lenient_values),
 )
@@ -92,11 +102,12 @@ def test_resume_prints_a_body_or_refuses_in_one_line(
     body: dict[str, Any] | None,
     approve_all: bool,
     fitting: st.DataObject,
+    history: dict[str, Any] | None,
     spoil: tuple[str, Any] | None,
 ) -> None:
     if body is not None and spoil is not None:
         body = {**body, spoil[0]: spoil[1]}
-    recording = _translated(data) if translate else data
+    recording = _translated(data, history) if translate else data
     pending = _pending(recording)
     if pending and fitting.draw(st.integers(0, 3)):
         # Answers that fit the pause: every id answered, with a hostile value now and then.
