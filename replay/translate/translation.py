@@ -149,9 +149,12 @@ class Translator:
         """After a model round that ended in server tools, that run and what followed it
         (tool results): what a run continued by a `RUN_STARTED` of the same run id (0.42.0
         sends one per round) starts from; or (None, the run) while a round opened by such
-        a repeat has said nothing but tool results (`RunRecord.quiet_since_round`). None
+        a repeat has said nothing but tool results (`RunRecord.quiet_since_round`), or
+        said something before any `RUN_STARTED` (what the next run's start folds into its
+        run: a continuation's early results, or whatever a hostile stream sent first). None
         otherwise. Copies, both ways, so a translator never shares a record with another."""
-        if self._round is None and not self._run.quiet_since_round():
+        early = not self._run.started and bool(self._run.messages)
+        if self._round is None and not self._run.quiet_since_round() and not early:
             return None
         return copy.deepcopy((self._round, self._run))
 
