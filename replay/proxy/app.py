@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from replay.web.cors import with_cors
 from replay.web.request_target import sent_path
 from replay.web.routing import every_request_app
 from replay.web.streaming import End, EventStream, StopSignal, StreamCut
+from replay.wire import bounded_json
 from replay.wire.canonical import wire_json
 
 if TYPE_CHECKING:
@@ -450,9 +450,11 @@ def _ids(body: bytes) -> tuple[str | None, str | None]:
 
 
 def _json_object(body: bytes) -> dict[str, Any] | None:
+    """The body's JSON object, or None. Nested at most `bounded_json.MAX_DEPTH` deep: the
+    bridge, the recorder and the checker all walk it recursively."""
     try:
-        data = json.loads(body.decode("utf-8", errors="replace"))
-    except (ValueError, RecursionError):
+        data = bounded_json.loads(body.decode("utf-8", errors="replace"))
+    except ValueError:
         return None
     return data if isinstance(data, dict) else None
 

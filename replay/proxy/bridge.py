@@ -29,9 +29,10 @@ from replay.interrupts.descriptors import tool_map
 from replay.proxy.answered_calls import answered_calls, as_native
 from replay.proxy.tanstack_metadata import in_metadata
 from replay.serve.run_ids import RunIds, rewrite_event
+from replay.translate.native_terminal import compact_json
 from replay.translate.translation import Translator
 from replay.wire import bounded_json
-from replay.wire.canonical import wire_json
+from replay.wire.canonical import as_javascript_reads, unencodable_at, wire_json
 from replay.wire.events import EndOfStream, RawEvent, parse_messages
 from replay.wire.sse import SseDecoder, SseMessage, encode_event
 
@@ -52,6 +53,7 @@ def is_continuation(body: dict[str, Any] | None) -> bool:
 
 def legacy_follow_up(body: dict[str, Any]) -> dict[str, Any]:
     """The legacy follow-up for a native continuation; `Unbridgeable` when there is none."""
+    _check_writable(body)
     messages = [m for m in _list(body.get("messages")) if isinstance(m, dict)]
     calls = _tool_calls(messages)
     approvals: dict[str, tuple[str, bool]] = {}
@@ -82,6 +84,20 @@ def legacy_follow_up(body: dict[str, Any]) -> dict[str, Any]:
     out = {k: copy.deepcopy(v) for k, v in body.items() if k not in ("parentRunId", "resume")}
     out["messages"] = _history(messages, approvals, outputs)
     return out
+
+
+def _check_writable(body: dict[str, Any]) -> None:
+    """`Unbridgeable` for a body the follow-up could not be written from: Python's reader
+    takes `NaN`, `Infinity` and numbers no double holds, which JSON cannot carry (and a
+    JavaScript client never sends), and the copy and the encoder recurse once per level."""
+    if bounded_json.deeper_than(body, bounded_json.MAX_DEPTH):
+        raise Unbridgeable(f"the body is nested deeper than {bounded_json.MAX_DEPTH} levels")
+    where = unencodable_at(body)
+    if where is not None:
+        raise Unbridgeable(
+            f"`{where}` is NaN, Infinity or a number no double holds, which JSON cannot"
+            " carry to a legacy server; send a finite number"
+        )
 
 
 def _list(value: Any) -> list[Any]:
@@ -199,10 +215,13 @@ def _parts(
 
 
 def _parsed(arguments: Any) -> Any:
+    """The part's `input`: the arguments as the client's `JSON.parse` reads them (a
+    `1e400` there is Infinity, which the follow-up carries as JSON.stringify writes it,
+    null), or the text itself when it is no JSON."""
     if not isinstance(arguments, str):
         return arguments
     try:
-        return bounded_json.loads(arguments)
+        return as_javascript_reads(bounded_json.loads(arguments))
     except ValueError:
         return arguments
 
@@ -247,5 +266,6 @@ class NativeStream:
             rewritten = rewrite_event(data, self._ids) if self._ids is not None else None
             if rewritten is None and data is not item.data:
                 rewritten = data
-            text = item.text if rewritten is None else wire_json(rewritten)
+            # (compact_json: the upstream's `1e400` is Infinity to JavaScript, written null)
+            text = item.text if rewritten is None else compact_json(rewritten)
             yield encode_event(text).encode("utf-8")

@@ -181,7 +181,12 @@ def continuation_messages(
         if call_id is not None and content is not None:
             kind = kind_of(descriptor)
             (results if kind is InterruptKind.CLIENT_TOOL else approvals)[call_id] = content
-    answered = {m.get("toolCallId") for m in out if m.get("role") == "tool" and "toolCallId" in m}
+    # (the recording's history: a `toolCallId` that is a list or an object names no call)
+    answered = {
+        m["toolCallId"]
+        for m in out
+        if m.get("role") == "tool" and isinstance(m.get("toolCallId"), str)
+    }
     metadata_by_call = dict(tool_call_metadata or {})
     result: list[dict[str, Any]] = []
     placed: set[str] = set()

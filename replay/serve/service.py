@@ -26,6 +26,7 @@ from replay.serve.request_log import RequestLog, Result
 from replay.serve.run_ids import RunIds, rebind_descriptor, rewrite_event
 from replay.serve.serve_options import ServeOptions
 from replay.serve.served_runs import RecordedRun, Recording
+from replay.translate.native_terminal import compact_json
 from replay.wire.canonical import canonical_json, wire_json
 from replay.wire.sse import encode_event
 
@@ -239,7 +240,8 @@ class ReplayService:
                 yield Frame(event.frame, delay)
                 continue
             rewritten = rewrite_event(event.data, ids)
-            text = event.text if rewritten is None else wire_json(rewritten)
+            # (compact_json: a recorded `1e400` is Infinity to JavaScript, written null)
+            text = event.text if rewritten is None else compact_json(rewritten)
             yield Frame(encode_event(text, line_ending=ending).encode("utf-8"), delay)
 
     def _synthetic(

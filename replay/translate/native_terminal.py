@@ -20,10 +20,11 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
-from replay.wire.canonical import finite_or_null, js_key_order, wire_json
+from replay.wire.canonical import as_javascript_reads, js_key_order, wire_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
+from replay.wire.retired_shapes import null_fields, without_nulls
 
 # RUN_FINISHED keys the AG-UI spec defines (ai:utilities/spec-event-keys.ts); anything
 # else moves under `metadata.tanstack`, as TanStack's wire normaliser does.
@@ -57,7 +58,7 @@ def compact_json(value: Any) -> str:
 
 def js_compact_json(value: Any) -> str:
     """`compact_json` written by the JavaScript-faithful encoder alone."""
-    return wire_json(finite_or_null(value))
+    return wire_json(as_javascript_reads(value))
 
 
 _SAFE_INTEGER = 2**53
@@ -126,7 +127,10 @@ class TerminalBuilder:
         request = self.request or {}
         location = anchor.location
         out: list[Decoded] = []
-        finish_data = finish.data if finish is not None else {}
+        # Read as JavaScript reads the legacy finish: a field of `1e400` is Infinity, which
+        # the native event would write as `null`, and a retired `null` a second
+        # translation removes; so it is left out now, as a missing one is (idempotence).
+        finish_data = as_javascript_reads(finish.data) if finish is not None else {}
         thread_id = text(finish_data.get("threadId")) or run.thread_id
         thread_from = "the run's RUN_STARTED"
         if thread_id is None and text(request.get("threadId")):
@@ -146,7 +150,9 @@ class TerminalBuilder:
             run_id = f"agui-translated-run-{location.offset}"
             out.append(self._notify(INVENTED, f"no run id known; minted {run_id!r}", location))
         interrupted = text(request.get("runId")) or run_id
-        timestamp = finish_data.get("timestamp", batch[0][1].data.get("timestamp"))
+        timestamp = finish_data.get(
+            "timestamp", as_javascript_reads(batch[0][1].data.get("timestamp"))
+        )
 
         descriptors = self._descriptors(batch, run, interrupted, out)
         events: list[dict[str, Any]] = []
@@ -184,6 +190,11 @@ class TerminalBuilder:
             )
         )
         for event in events:
+            # The request's messages come as the client sent them: a media part's retired
+            # `metadata: null` is left out, as the native server's inbound boundary leaves
+            # it out, or a second translation would remove it (idempotence).
+            if null_fields(event):
+                event = without_nulls(event)
             out.append(RawEvent(location, event, compact_json(event), anchor.kind))
         return out
 

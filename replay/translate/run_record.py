@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.wire import bounded_json
-from replay.wire.canonical import finite_or_null, wire_json
+from replay.wire.canonical import as_javascript_reads, wire_json
 from replay.wire.problems import Location
 
 
@@ -36,7 +36,9 @@ class ToolCall:
         (end_input,) = self.final
         # ai:activities/chat/tools/tool-calls.ts `completeToolCall`: a non-object input
         # (null, a number) becomes `{}`.
-        return wire_json(finite_or_null(end_input if isinstance(end_input, dict | list) else {}))
+        return wire_json(
+            as_javascript_reads(end_input if isinstance(end_input, dict | list) else {})
+        )
 
     def parsed_args(self) -> Any:
         text = self.arguments() or "{}"

@@ -52,7 +52,13 @@ def snapshot_messages(
             if isinstance(message, dict):
                 converted_message = wire_message(message, run_key, index)
                 call_id = converted_message.get("toolCallId")
-                if _is_placeholder(message) and call_id in results and call_id not in placed:
+                # (the request's: a list or an object there is unhashable, no call's id)
+                if (
+                    _is_placeholder(message)
+                    and isinstance(call_id, str)
+                    and call_id in results
+                    and call_id not in placed
+                ):
                     converted_message["content"] = "".join(results[call_id].text)
                     placed.add(call_id)
                 messages.append(converted_message)

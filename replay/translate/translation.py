@@ -30,6 +30,7 @@ from replay.translate.native_terminal import TerminalBuilder, compact_json
 from replay.translate.notices import INVENTED, LOST, TRANSLATED
 from replay.translate.run_record import RunRecord, text, track
 from replay.translate.stream_rewriter import Verbatim, rewrite_stream
+from replay.wire.canonical import as_javascript_reads
 from replay.wire.events import Decoded, EndOfStream, RawEvent
 from replay.wire.legacy import (
     RETIRED_EVENT_TYPES,
@@ -149,15 +150,12 @@ class Translator:
         (tool results): what a run continued by a `RUN_STARTED` of the same run id (0.42.0
         sends one per round) starts from; or (None, the run) while a round opened by such
         a repeat has said nothing but tool results (`RunRecord.quiet_since_round`); or
-        (None, a record not started) holding tool results streamed after a finished run,
-        which the next `RUN_STARTED` takes into its conversation. None otherwise. Copies,
-        both ways, so a translator never shares a record with another."""
-        run = self._run
-        if (
-            self._round is None
-            and not run.quiet_since_round()
-            and (run.started or not run.messages)
-        ):
+        (None, a record not started) holding what was said before any `RUN_STARTED` or
+        after a finished run (a continuation's early results, or whatever a hostile
+        stream sent first), which the next `RUN_STARTED` takes into its run. None
+        otherwise. Copies, both ways, so a translator never shares a record with another."""
+        early = not self._run.started and bool(self._run.messages)
+        if self._round is None and not self._run.quiet_since_round() and not early:
             return None
         return copy.deepcopy((self._round, self._run))
 
@@ -194,6 +192,12 @@ class Translator:
             for result in results:
                 out.extend(self._take_event(result))
             return out
+        if not self._run.started and self._round is not None:
+            # A pause after a model round that ran its server tools, with no RUN_STARTED
+            # between: the round's run goes on (0.58.0 starts it once). A RUN_STARTED
+            # synthesised here would read, translated again, as 0.42.0's repeat and be
+            # dropped (idempotence).
+            self._run = self._round.continued(self._run)
         self._round = None
         anchor = held if held is not None else batch[0][1]
         if held is None and self._run.started:
@@ -276,6 +280,9 @@ class Translator:
             return []
         if event_type in ("RUN_FINISHED", "RUN_ERROR"):
             run.finished = True
+            # A round's run ends here, its next round having gone on without a start
+            # (0.58.0): a later RUN_STARTED of its id is no repeat of 0.42.0's to drop.
+            self._round = None
         track(data, event_type, run)
         return self._modernise(raw)
 
@@ -313,6 +320,22 @@ class Translator:
                 )
         if new is data:
             return [raw]
+        # Written anew, the event says what JavaScript holds: a field of `1e400` (Infinity)
+        # becomes `null`, a retired optional a second translation would remove; so it goes
+        # now (idempotence).
+        new = as_javascript_reads(new)
+        infinite = null_fields(new)
+        if infinite:
+            new = without_nulls(new)
+            fields = ", ".join(f"`{name}`" for name in infinite)
+            notices.append(
+                self._notice(
+                    LOST,
+                    f"dropped {fields}: a number no double holds (Infinity to JavaScript),"
+                    " which would be written as a retired null",
+                    raw.location,
+                )
+            )
         notices.append(RawEvent(raw.location, new, compact_json(new), raw.kind))
         return notices
 

@@ -171,6 +171,27 @@ def finite_or_null(value: Any) -> Any:
     return value
 
 
+def as_javascript_reads(value: Any) -> Any:
+    """`value` as JavaScript holds it after `JSON.parse`, for `wire_json` to write as
+    `JSON.stringify` would: each NaN or infinite float, and each integer past a double's
+    range (`1` and 400 zeros, which `JSON.parse` reads as `Infinity`), becomes None
+    (`null`). Unlike `finite_or_null`, which leaves integers to encoders that write their
+    digits. Recursive: values here come through `bounded_json`, nested at most 256 deep."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if type(value) is int:
+        try:
+            float(value)
+        except OverflowError:
+            return None
+        return value
+    if isinstance(value, list):
+        return [as_javascript_reads(item) for item in value]
+    if isinstance(value, dict):
+        return {key: as_javascript_reads(item) for key, item in value.items()}
+    return value
+
+
 def canonical_json(value: Any) -> str:
     """The canonical text of a JSON value: sorted keys, no whitespace, JS numbers."""
     return _encode(value, sort_keys=True)

@@ -90,9 +90,16 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 def _has_null_part_metadata(messages: Any) -> bool:
     for message in _dicts(messages):
         for part in _dicts(message.get("content")):
-            if part.get("type") in NULL_PART_METADATA_TYPES and part.get("metadata", 0) is None:
+            if _media_part(part) and part.get("metadata", 0) is None:
                 return True
     return False
+
+
+def _media_part(part: dict[str, Any]) -> bool:
+    """Whether a content part is one whose `metadata: null` is retired. Its `type` is
+    the stream's: a list or an object there is unhashable, so no set is asked about it."""
+    kind = part.get("type")
+    return isinstance(kind, str) and kind in NULL_PART_METADATA_TYPES
 
 
 def _clean_messages(messages: Any) -> Any:
@@ -103,7 +110,7 @@ def _clean_messages(messages: Any) -> Any:
         if isinstance(message, dict) and isinstance(message.get("content"), list):
             parts = [
                 {k: v for k, v in part.items() if not (k == "metadata" and v is None)}
-                if isinstance(part, dict) and part.get("type") in NULL_PART_METADATA_TYPES
+                if isinstance(part, dict) and _media_part(part)
                 else part
                 for part in message["content"]
             ]

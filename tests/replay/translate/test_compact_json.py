@@ -18,7 +18,9 @@ TEXTS = st.one_of(
 )
 NUMBERS = st.one_of(
     st.integers(-(2**60), 2**60),
-    st.sampled_from([2**53, 2**53 + 1, -(2**53) - 1, 10**30, 0, -0.0, 1e-7, 1e21, 2.0]),
+    st.sampled_from(
+        [2**53, 2**53 + 1, -(2**53) - 1, 10**30, 0, -0.0, 1e-7, 1e21, 2.0, 10**400, -(10**309)]
+    ),
     st.floats(),
 )
 VALUES = st.recursive(
@@ -39,3 +41,12 @@ def test_numbers_and_surrogates_are_written_as_javascript_writes_them() -> None:
     expected = '{"a":1e-7,"b":2,"c":0,"d":9007199254740992,"e":0.000001,"s":"\\ud800"}'
     assert compact_json(value) == expected
     assert compact_json({"n": 42, "s": "é"}) == '{"n":42,"s":"é"}'
+
+
+def test_an_integer_no_double_holds_is_written_as_null() -> None:
+    # JSON.parse reads `1` and 400 zeros as Infinity, which JSON.stringify writes as null;
+    # the encoder raised CanonicalJsonError here, a traceback out of `agui translate`.
+    value = {"big": 10**400, "small": -(10**309), "fits": 10**308, "list": [10**400]}
+    expected = '{"big":null,"small":null,"fits":1e+308,"list":[null]}'
+    assert compact_json(value) == expected
+    assert js_compact_json(value) == expected
