@@ -193,7 +193,8 @@ def run_replay(
                 timeline.problem(problem)
             elif page is None or options.json_events:
                 flush_lines()
-                stderr_line(visible(str(problem)))
+                # with its severity, as `--check` and the timeline write it
+                stderr_line(visible(text_report([problem], strict=options.strict).rstrip("\n")))
 
     page = _html_report(options.html, options) if options.html is not None else None
     # Results written while reading (events, a timeline) show progress themselves.
