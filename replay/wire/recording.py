@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from replay.wire import bounded_json
-from replay.wire.errors import InvalidRequest, UnreadableInput
+from replay.wire.errors import InvalidRequest, UnreadableInput, read_failure
 from replay.wire.sse import SseMessage, SseStream, decode_chunks
 
 CHUNK_SIZE = 1 << 16
@@ -110,7 +110,7 @@ def load_request(path: Path) -> dict[str, Any]:
     try:
         data = bounded_json.loads(path.read_bytes().decode("utf-8", errors="replace"))
     except OSError as error:
-        raise UnreadableInput(f"{path}: {error.strerror or error}") from None
+        raise UnreadableInput(f"{path}: {read_failure(error)}") from None
     except ValueError as error:
         raise UnreadableInput(f"{path}: not valid JSON ({error})") from None
     if not isinstance(data, dict):

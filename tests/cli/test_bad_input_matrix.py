@@ -175,6 +175,25 @@ CASES = [
     Case("translate-request-missing", ("translate", "--request", "no.json", "native.sse"), 2),
     Case("translate-tools-invalid", ("translate", "--tools", "items-bad.json", "native.sse"), 2),
     Case("translate-tools-wrong", ("translate", "--tools", "tools-wrong.json", "native.sse"), 2),
+    # a folder or a missing file named as a JSON option: said like a recording's ("Is a
+    # directory", the OS's own words, before)
+    *(
+        Case(f"json-option-{kind}-{n}", (*args[:-1], args[-1].format(name=name)), 2, says=said)
+        for kind, name, said in (
+            ("directory", "folder.sse", "folder.sse: is a directory, expected a JSON file"),
+            ("missing", "no.json", "no.json: no such file\n"),
+        )
+        for n, args in enumerate(
+            (
+                ("translate", "native.sse", "--tools", "{name}"),
+                ("translate", "native.sse", "--request", "{name}"),
+                ("replay", "--native", "legacy.sse", "--tools", "{name}"),
+                ("resume", "--from", "native.sse", *DRY, "--answers", "{name}"),
+                ("resume", "--from", "native.sse", *DRY, "--answer", "transfer=@{name}"),
+                ("resume", "--run-id", "r", "--thread-id", "t", *DRY, "--items", "{name}"),
+            )
+        )
+    ),
     # resume: nothing is sent unless the paused run is found and the answers are valid.
     Case("resume-missing", ("resume", "--from", "nope.sse", *DRY), CANNOT_RUN, says="nope.sse"),
     Case("resume-directory", ("resume", "--from", "folder.sse", *DRY), CANNOT_RUN),
