@@ -61,6 +61,8 @@ def make_inputs(directory: Path) -> None:
         "huge.sse": b'data: {"type":"RAW","event":"' + b"a" * 3_000_000 + b'"}\n\n',
         "read-only.sse": LEGACY.read_bytes(),
         "har.sse": b'{"log": {"version": "1.2", "entries": []}}',
+        "request.json": b'{\n  "threadId": "t",\n  "runId": "r",\n  "messages": []\n}\n',
+        "event.json": b'{\n  "type": "RUN_STARTED",\n  "threadId": "t",\n  "runId": "r"\n}\n',
         "items-bad.json": b"{bad",
         "items-object.json": b'{"a": 1}',
         "messages-wrong.json": b'[{"role": 7}]',
@@ -147,6 +149,16 @@ CASES = [
     Case("translate-to-device", ("translate", "native.sse", "-o", "device"), OK),
     Case("translate-to-fifo", ("translate", "native.sse", "-o", "fifo.sse"), OK, fifo="fifo.sse"),
     Case("translate-har", ("translate", "har.sse"), CANNOT_RUN, says="HAR"),
+    # a request body or a pretty-printed event given as the recording: said as what it
+    # is (it was "not a HAR file (no log.entries)", and translate's "a HAR file")
+    *(
+        Case(f"{args[0]}-{stem}-json", (*args, f"{stem}.json"), CANNOT_RUN, says=said)
+        for stem, said in (
+            ("request", "request.json: a request body (RunAgentInput), not a recording;"),
+            ("event", "event.json: one JSON event spread over several lines, not a recording;"),
+        )
+        for args in (("replay",), ("translate",), ("resume", *DRY, "--from"))
+    ),
     Case("translate-dangling", ("translate", "dangling.sse"), CANNOT_RUN, says="dangling.sse"),
     Case(
         "translate-write-read-only",
