@@ -486,6 +486,16 @@ def replay(
             raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
         if html is not None and options.pace.factor is not None:
             raise InvalidRequest("--pace paces the timeline; --html writes a file at once")
+        if options.report is not None and options.pace.factor is not None:
+            # it was ignored without a word: a report is written once everything is read
+            raise InvalidRequest(
+                "--pace paces the timeline or --json; a --check or --format report is"
+                " written at once"
+            )
+        if export is not None and options.pace.factor is not None:
+            raise InvalidRequest(
+                "--pace paces the timeline; --export writes one JSON document at once"
+            )
         if serve is None and (
             verbatim or log is not None or line_endings != "lf" or cors is not None
         ):
