@@ -59,6 +59,39 @@ def _style_rich_utils(rich_utils: Any) -> None:
     rich_utils.rich_format_error = one_line_error
     rich_utils._fix_linebreaks = join_lines
     rich_utils._make_command_help = _one_line_summary(rich_utils._make_command_help)
+    rich_utils._get_parameter_help = _folded(rich_utils._get_parameter_help)
+    rich_utils.Table = _folding_table(rich_utils.Table)
+
+
+def _folding_table(table: Any) -> Any:
+    """The help panels' table, whose cells fold what does not fit (option names and
+    metavars included: `--reque…` at COLUMNS=40) instead of cutting it with `…`."""
+
+    class FoldingTable(table):  # type: ignore[misc]
+        def add_row(self, *renderables: Any, **options: Any) -> None:
+            super().add_row(*renderables, **options)
+            for column in self.columns:
+                column.overflow = "fold"
+
+    return FoldingTable
+
+
+def _folded(get_parameter_help: Any) -> Any:
+    """An option's help that folds a word too long for its column instead of cutting it.
+
+    Rich ends such a word with `…`: on a narrow terminal (COLUMNS=40) the help lost 131
+    words that way (`transla…`, `http://127.0.0…`), and a URL or a file name cut short
+    teaches nothing. Folded, every character is still there.
+    """
+
+    def parameter_help(**kwargs: Any) -> Any:
+        columns = get_parameter_help(**kwargs)
+        for item in getattr(columns, "renderables", ()):
+            if type(item).__name__ == "Text":
+                item.overflow = "fold"
+        return columns
+
+    return parameter_help
 
 
 def _one_line_summary(make_command_help: Any) -> Any:

@@ -443,3 +443,14 @@ def test_option_hints_name_real_options_for_missing_ones() -> None:
         named = re.findall(r"(?<![\w-])(--?[a-z][-a-z]*)", hint)
         assert named, hint
         assert set(named) <= options, (command, hint)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_narrow_terminal_folds_help_instead_of_cutting_it(command: str) -> None:
+    # At COLUMNS=40 rich cut 131 words and option names with "…" (`--reque…`,
+    # `transla…`, `http://127.0.0…`): help that cannot be read teaches nothing.
+    narrow = help_page(command, 40)
+    assert "…" not in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 40
+    letters = re.compile(r"[^\w]")  # a folded sentence keeps every letter, in order
+    assert letters.sub("", "Show this message and exit") in letters.sub("", narrow)
