@@ -59,6 +59,39 @@ def _style_rich_utils(rich_utils: Any) -> None:
     rich_utils.rich_format_error = one_line_error
     rich_utils._fix_linebreaks = join_lines
     rich_utils._make_command_help = _one_line_summary(rich_utils._make_command_help)
+    rich_utils._get_parameter_help = _folded(rich_utils._get_parameter_help)
+    rich_utils.Table = _folding_table(rich_utils.Table)
+
+
+def _folding_table(table: Any) -> Any:
+    """The help panels' table, whose cells fold what does not fit (option names and
+    metavars included: `--reque…` at COLUMNS=40) instead of cutting it with `…`."""
+
+    class FoldingTable(table):  # type: ignore[misc]
+        def add_row(self, *renderables: Any, **options: Any) -> None:
+            super().add_row(*renderables, **options)
+            for column in self.columns:
+                column.overflow = "fold"
+
+    return FoldingTable
+
+
+def _folded(get_parameter_help: Any) -> Any:
+    """An option's help that folds a word too long for its column instead of cutting it.
+
+    Rich ends such a word with `…`: on a narrow terminal (COLUMNS=40) the help lost 131
+    words that way (`transla…`, `http://127.0.0…`), and a URL or a file name cut short
+    teaches nothing. Folded, every character is still there.
+    """
+
+    def parameter_help(**kwargs: Any) -> Any:
+        columns = get_parameter_help(**kwargs)
+        for item in getattr(columns, "renderables", ()):
+            if type(item).__name__ == "Text":
+                item.overflow = "fold"
+        return columns
+
+    return parameter_help
 
 
 def _one_line_summary(make_command_help: Any) -> Any:
@@ -118,6 +151,9 @@ def usage_message(error: Any) -> str:
     kind = type(error).__name__
     if kind == "NoSuchOption":
         text = f"no such option {error.option_name}"
+        hint = _known_mistake(error)
+        if hint is not None:
+            return f"{text} ({hint})"
         possibilities = list(getattr(error, "possibilities", None) or ())
         closest = difflib.get_close_matches(error.option_name, possibilities, n=1, cutoff=0)
         if closest:
@@ -143,6 +179,62 @@ def usage_message(error: Any) -> str:
     if kind == "MissingParameter" and getattr(error, "ctx", None) is not None:
         message += f" (see {error.ctx.command_path} --help)"
     return message[:1].lower() + message[1:]
+
+
+# Options new users bring from other tools (or from another agui command), with what
+# does that job here. Spelling-closeness guessed wrong for every one of them:
+# `proxy --port` was asked "did you mean --format?", `replay --report` "--export?".
+OPTION_HINTS: dict[tuple[str, str], str] = {
+    ("replay", "--report"): "the report's format is --format text|json|sarif|junit",
+    ("replay", "--output"): "--html FILE writes a page; --json > FILE the events",
+    ("replay", "-o"): "--html FILE writes a page; --json > FILE the events",
+    ("replay", "--port"): "--serve [HOST:]PORT serves the recording",
+    ("replay", "--listen"): "--serve [HOST:]PORT serves the recording",
+    ("translate", "--report"): "the notices' format is --format text|json",
+    ("translate", "--dry-run"): "--check writes nothing",
+    ("resume", "--check"): "--dry-run prints the body and sends nothing",
+    ("resume", "--post"): "resume posts by default, to --url URL; --dry-run sends nothing",
+    ("resume", "--output"): "--record OUT.sse saves the response",
+    ("resume", "-o"): "--record OUT.sse saves the response",
+    ("migrate", "--dry-run"): "a dry run is the default: it prints a diff; --write applies it",
+    ("migrate", "--diff"): "the default output is a diff; --write applies it",
+    ("migrate", "--in-place"): "--write rewrites the files",
+    ("migrate", "--fix"): "--write rewrites the files",
+    ("migrate", "--apply"): "--write rewrites the files",
+    ("migrate", "--report"): "the report's format is --format diff|json|sarif|github",
+    ("proxy", "--port"): "use --listen [HOST:]PORT",
+    ("proxy", "--target"): "use --upstream URL",
+    ("proxy", "--url"): "use --upstream URL",
+    ("proxy", "--output"): "use --record DIR",
+    ("proxy", "-o"): "use --record DIR",
+    ("proxy", "--report"): "the findings' format is --format text|json, with --check",
+}
+
+
+def _known_mistake(error: Any) -> str | None:
+    """What to type instead of an option agui does not have: a known spelling from
+    another tool, or a command's option given before the command (`agui --check
+    replay run.sse`, which click can only answer with "did you mean --help?")."""
+    ctx = getattr(error, "ctx", None)
+    command = getattr(ctx, "command", None)
+    option = str(error.option_name)
+    hint = OPTION_HINTS.get((str(getattr(ctx, "info_name", "")), option))
+    if hint is not None:
+        return hint
+    subcommands = getattr(command, "commands", None)
+    if not subcommands:
+        return None
+    owners = [
+        name
+        for name, sub in subcommands.items()
+        if any(option in (*p.opts, *p.secondary_opts) for p in sub.params)
+    ]
+    if not owners:
+        return None
+    return (
+        f"options go after the command, as in agui {owners[0]} {option} …;"
+        f" {option} is an option of {', '.join(owners)}"
+    )
 
 
 # pydantic's words for a value typer could not coerce, as what the user should type instead

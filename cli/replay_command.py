@@ -193,7 +193,8 @@ def run_replay(
                 timeline.problem(problem)
             elif page is None or options.json_events:
                 flush_lines()
-                stderr_line(visible(str(problem)))
+                # with its severity, as `--check` and the timeline write it
+                stderr_line(visible(text_report([problem], strict=options.strict).rstrip("\n")))
 
     page = _html_report(options.html, options) if options.html is not None else None
     # Results written while reading (events, a timeline) show progress themselves.
@@ -485,6 +486,16 @@ def replay(
             raise InvalidRequest("--html writes a report of the recordings; it cannot --serve them")
         if html is not None and options.pace.factor is not None:
             raise InvalidRequest("--pace paces the timeline; --html writes a file at once")
+        if options.report is not None and options.pace.factor is not None:
+            # it was ignored without a word: a report is written once everything is read
+            raise InvalidRequest(
+                "--pace paces the timeline or --json; a --check or --format report is"
+                " written at once"
+            )
+        if export is not None and options.pace.factor is not None:
+            raise InvalidRequest(
+                "--pace paces the timeline; --export writes one JSON document at once"
+            )
         if serve is None and (
             verbatim or log is not None or line_endings != "lf" or cors is not None
         ):

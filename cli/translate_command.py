@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
@@ -28,6 +28,9 @@ from cli.errors import (
 )
 from cli.visible_text import visible
 from replay.wire.problems import Problem
+
+if TYPE_CHECKING:
+    from replay.jobs.translate import Translation
 
 
 class NoticeFormat(StrEnum):
@@ -226,12 +229,46 @@ def _translate_one(
                 else:
                     out.write(piece)
             out.flush()
+        elif in_place:
+            _rewrite_in_place(name, translation, as_json, notices_to)
         else:
             assert destination is not None
             _write_atomically(destination, pieces, as_json, notices_to)
-            if not in_place:
-                _request_beside(destination, name, request_file)
+            _request_beside(destination, name, request_file)
     return translation.changed, translation.empty
+
+
+def _rewrite_in_place(
+    name: str, translation: Translation, as_json: bool, notices_to: IO[str]
+) -> None:
+    """`--write` one input, leaving it alone when there is nothing to translate.
+
+    `translate --write fixtures/*.sse` used to replace every native file with a copy of
+    itself (new inode, new mtime: every build tool saw them all change), and refused a
+    read-only native file it had no reason to touch. Every rewrite is a notice, so an
+    input without one comes out byte for byte as it went in.
+    """
+    from replay.wire.output_file import OutputFile
+
+    try:
+        out = OutputFile(name)
+    except PermissionError:
+        # Read-only, or a directory it may not write in: an error only if there is
+        # something to write. Its notices would describe a rewrite that never happens.
+        findings = [piece for piece in translation.pieces if isinstance(piece, Problem)]
+        if translation.changed:
+            raise
+        for finding in findings:
+            _print_notice(finding, as_json, notices_to)
+        return
+    with out:
+        for piece in translation.pieces:
+            if isinstance(piece, Problem):
+                _print_notice(piece, as_json, notices_to)
+            else:
+                out.write(piece)
+        if not translation.changed:
+            out.discard()
 
 
 def _request_beside(output: str, name: str, request_file: Path | None) -> None:

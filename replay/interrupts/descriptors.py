@@ -25,7 +25,7 @@ from typing import Any
 
 from replay.wire import bounded_json
 from replay.wire.canonical import digest, hash_schema_input, unencodable_at
-from replay.wire.errors import AguiError
+from replay.wire.errors import AguiError, read_failure
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -261,7 +261,7 @@ def load_tools(path: Path) -> list[dict[str, Any]]:
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as error:
-        raise InvalidTools(f"{path}: {error.strerror or error}") from None
+        raise InvalidTools(f"{path}: {read_failure(error)}") from None
     try:
         data = bounded_json.loads(text)
     except ValueError as error:

@@ -52,7 +52,13 @@ from replay.resume.secret_mask import header_value_problem
 from replay.runs.transcript import Outcome, RunTranscript, TranscriptBuilder
 from replay.wire import bounded_json
 from replay.wire.canonical import CanonicalJsonError, unencodable_at, wire_json
-from replay.wire.errors import AguiError, InvalidRequest, TransportFailure, UnreadableInput
+from replay.wire.errors import (
+    AguiError,
+    InvalidRequest,
+    TransportFailure,
+    UnreadableInput,
+    read_failure,
+)
 from replay.wire.events import RecordedEvent, decode_events
 from replay.wire.problems import Problem, Severity
 from replay.wire.recording import Exchange, load_request, open_recordings
@@ -315,7 +321,7 @@ def load_json(path: Path, what: str) -> Any:
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as error:
-        raise InvalidRequest(f"{what} {path}: {error.strerror or error}") from None
+        raise InvalidRequest(f"{what} {path}: {read_failure(error)}") from None
     try:
         return bounded_json.loads(text)
     except ValueError as error:

@@ -24,6 +24,7 @@ from replay.wire.problems import Location, Problem, Severity
 from replay.wire.recording import (
     STDIN,
     STDIN_LABEL,
+    har_entries,
     load_request,
     looks_like_har,
     open_input,
@@ -80,6 +81,7 @@ def open_translation(
     with open_input(name) as stream:
         head = stream.read(1 << 16)
         if (name != STDIN and name.lower().endswith(".har")) or looks_like_har(head):
+            har_entries(STDIN_LABEL if name == STDIN else name, head + stream.read())
             raise UnreadableInput(
                 f"{name}: a HAR file; translate works on SSE/NDJSON recordings"
                 " (view a HAR translated with `agui replay --native`)"

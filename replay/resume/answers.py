@@ -23,7 +23,7 @@ from replay.interrupts.descriptor_reader import (
     kind_of,
 )
 from replay.wire import bounded_json
-from replay.wire.errors import InvalidRequest
+from replay.wire.errors import InvalidRequest, read_failure
 
 
 class Action(StrEnum):
@@ -89,9 +89,7 @@ def parse_json_text(text: str, *, option: str, base: Path | None = None) -> Any:
         try:
             raw = path.read_bytes().decode("utf-8", errors="replace")
         except OSError as error:
-            raise InvalidRequest(
-                f"{option}: cannot read {path}: {error.strerror or error}"
-            ) from None
+            raise InvalidRequest(f"{option}: cannot read {path}: {read_failure(error)}") from None
         where = str(path)
     else:
         raw, where = text, "the value"

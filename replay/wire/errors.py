@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class AguiError(Exception):
     """Base for every error the stream layer raises when a job cannot be done."""
@@ -17,3 +19,15 @@ class InvalidRequest(AguiError):
 
 class TransportFailure(AguiError):
     """The network exchange failed: refused connection, timeout, non-2xx, wrong content type."""
+
+
+def read_failure(error: OSError) -> str:
+    """Why a named JSON file (`--tools`, `--request`, `--items`, `@FILE`, ...) could not
+    be read, in the words agui uses for a recording that cannot be: the OS's own
+    capitalised text ("Is a directory") told a user who gave a folder nothing to do."""
+    if error.errno == errno.EISDIR:
+        return "is a directory, expected a JSON file"
+    if error.errno == errno.ENOENT:
+        return "no such file"
+    reason = error.strerror or str(error) or type(error).__name__
+    return reason[:1].lower() + reason[1:]

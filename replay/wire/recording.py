@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from replay.wire import bounded_json
-from replay.wire.errors import InvalidRequest, UnreadableInput
+from replay.wire.errors import InvalidRequest, UnreadableInput, read_failure
 from replay.wire.sse import SseMessage, SseStream, decode_chunks
 
 CHUNK_SIZE = 1 << 16
@@ -110,7 +110,7 @@ def load_request(path: Path) -> dict[str, Any]:
     try:
         data = bounded_json.loads(path.read_bytes().decode("utf-8", errors="replace"))
     except OSError as error:
-        raise UnreadableInput(f"{path}: {error.strerror or error}") from None
+        raise UnreadableInput(f"{path}: {read_failure(error)}") from None
     except ValueError as error:
         raise UnreadableInput(f"{path}: not valid JSON ({error})") from None
     if not isinstance(data, dict):
@@ -221,16 +221,40 @@ def _header_map(headers: Any) -> dict[str, str]:
     return result
 
 
-def har_exchanges(name: str, data: bytes) -> Iterator[Exchange]:
-    """Every HAR entry whose response is an event stream (or NDJSON) becomes an exchange."""
+def har_entries(name: str, data: bytes) -> list[Any]:
+    """The entries of a HAR file. A JSON document that is not one is refused saying what
+    it looks like and what to do: a request body or a pretty-printed event given as the
+    recording was told only "not a HAR file (no log.entries)" (and by translate, "a HAR
+    file")."""
     try:
         document = bounded_json.loads(data.decode("utf-8", errors="replace"))
     except ValueError as error:
         raise UnreadableInput(f"{name}: not a valid HAR file (invalid JSON: {error})") from None
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
-    if not isinstance(entries, list):
-        raise UnreadableInput(f"{name}: not a HAR file (no log.entries)")
+    if isinstance(entries, list):
+        return entries
+    if isinstance(document, dict) and log is None:
+        if isinstance(document.get("type"), str):
+            raise UnreadableInput(
+                f"{name}: one JSON event spread over several lines, not a recording;"
+                " write one event per line (jq -c .) or as SSE `data:` lines"
+            )
+        if REQUEST_BODY_KEYS & document.keys():
+            raise UnreadableInput(
+                f"{name}: a request body (RunAgentInput), not a recording; keep it beside"
+                " the recording as NAME.request.json (or give it with --request)"
+            )
+    raise UnreadableInput(f"{name}: not a HAR file (no log.entries)")
+
+
+# Keys of a `RunAgentInput` body, any one of which tells a request from a HAR file.
+REQUEST_BODY_KEYS = frozenset({"threadId", "runId", "messages", "resume", "forwardedProps"})
+
+
+def har_exchanges(name: str, data: bytes) -> Iterator[Exchange]:
+    """Every HAR entry whose response is an event stream (or NDJSON) becomes an exchange."""
+    entries = har_entries(name, data)
     for number, entry in enumerate(entries):
         if not isinstance(entry, dict):
             continue

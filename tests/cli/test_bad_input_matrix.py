@@ -61,6 +61,8 @@ def make_inputs(directory: Path) -> None:
         "huge.sse": b'data: {"type":"RAW","event":"' + b"a" * 3_000_000 + b'"}\n\n',
         "read-only.sse": LEGACY.read_bytes(),
         "har.sse": b'{"log": {"version": "1.2", "entries": []}}',
+        "request.json": b'{\n  "threadId": "t",\n  "runId": "r",\n  "messages": []\n}\n',
+        "event.json": b'{\n  "type": "RUN_STARTED",\n  "threadId": "t",\n  "runId": "r"\n}\n',
         "items-bad.json": b"{bad",
         "items-object.json": b'{"a": 1}',
         "messages-wrong.json": b'[{"role": 7}]',
@@ -147,6 +149,16 @@ CASES = [
     Case("translate-to-device", ("translate", "native.sse", "-o", "device"), OK),
     Case("translate-to-fifo", ("translate", "native.sse", "-o", "fifo.sse"), OK, fifo="fifo.sse"),
     Case("translate-har", ("translate", "har.sse"), CANNOT_RUN, says="HAR"),
+    # a request body or a pretty-printed event given as the recording: said as what it
+    # is (it was "not a HAR file (no log.entries)", and translate's "a HAR file")
+    *(
+        Case(f"{args[0]}-{stem}-json", (*args, f"{stem}.json"), CANNOT_RUN, says=said)
+        for stem, said in (
+            ("request", "request.json: a request body (RunAgentInput), not a recording;"),
+            ("event", "event.json: one JSON event spread over several lines, not a recording;"),
+        )
+        for args in (("replay",), ("translate",), ("resume", *DRY, "--from"))
+    ),
     Case("translate-dangling", ("translate", "dangling.sse"), CANNOT_RUN, says="dangling.sse"),
     Case(
         "translate-write-read-only",
@@ -175,6 +187,25 @@ CASES = [
     Case("translate-request-missing", ("translate", "--request", "no.json", "native.sse"), 2),
     Case("translate-tools-invalid", ("translate", "--tools", "items-bad.json", "native.sse"), 2),
     Case("translate-tools-wrong", ("translate", "--tools", "tools-wrong.json", "native.sse"), 2),
+    # a folder or a missing file named as a JSON option: said like a recording's ("Is a
+    # directory", the OS's own words, before)
+    *(
+        Case(f"json-option-{kind}-{n}", (*args[:-1], args[-1].format(name=name)), 2, says=said)
+        for kind, name, said in (
+            ("directory", "folder.sse", "folder.sse: is a directory, expected a JSON file"),
+            ("missing", "no.json", "no.json: no such file\n"),
+        )
+        for n, args in enumerate(
+            (
+                ("translate", "native.sse", "--tools", "{name}"),
+                ("translate", "native.sse", "--request", "{name}"),
+                ("replay", "--native", "legacy.sse", "--tools", "{name}"),
+                ("resume", "--from", "native.sse", *DRY, "--answers", "{name}"),
+                ("resume", "--from", "native.sse", *DRY, "--answer", "transfer=@{name}"),
+                ("resume", "--run-id", "r", "--thread-id", "t", *DRY, "--items", "{name}"),
+            )
+        )
+    ),
     # resume: nothing is sent unless the paused run is found and the answers are valid.
     Case("resume-missing", ("resume", "--from", "nope.sse", *DRY), CANNOT_RUN, says="nope.sse"),
     Case("resume-directory", ("resume", "--from", "folder.sse", *DRY), CANNOT_RUN),

@@ -29,6 +29,10 @@ runner = CliRunner()
             "--record",
         ),
         (["migrate", "--write", "-"], "--write"),
+        # a report is written once all is read: --pace was ignored without a word
+        (["replay", "--pace", "2", "--check", NATIVE], "--pace"),
+        (["replay", "--pace", "real", "--format", "sarif", NATIVE], "--pace"),
+        (["replay", "--pace", "2", "--export", "items", NATIVE], "--pace"),
     ],
 )
 def test_conflicting_options_are_refused_in_one_line(args: list[str], named: str) -> None:
@@ -37,3 +41,10 @@ def test_conflicting_options_are_refused_in_one_line(args: list[str], named: str
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1, result.stderr
     assert named in result.stderr
+
+
+@pytest.mark.parametrize("args", [["--check", "--json"], ["--json"], []])
+def test_pace_still_paces_what_streams(args: list[str]) -> None:
+    result = runner.invoke(app, ["replay", "--pace", "1000", *args, NATIVE])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout

@@ -114,6 +114,28 @@ def test_old_spellings_are_hidden_aliases(tmp_path: Path) -> None:
             "agui replay: no such option --formt (did you mean --format?)",
         ),
         (["migrat", "x.py"], "agui: no such command migrat (did you mean migrate?)"),
+        # a command's option typed before the command: click guessed "--help"
+        (
+            ["--check", "replay", "x.sse"],
+            "agui: no such option --check (options go after the command, as in agui replay"
+            " --check …; --check is an option of replay, translate, migrate, proxy)\n",
+        ),
+        # other tools' spellings: closeness guessed --format for --port, --export for --report
+        (
+            ["proxy", "--port", "8000", "--upstream", "http://127.0.0.1:9"],
+            "agui proxy: no such option --port (use --listen [HOST:]PORT)\n",
+        ),
+        (
+            ["replay", "--report", "json", "x.sse"],
+            "agui replay: no such option --report (the report's format is --format"
+            " text|json|sarif|junit)\n",
+        ),
+        (
+            ["migrate", "--dry-run", "x.py"],
+            "agui migrate: no such option --dry-run (a dry run is the default: it prints a"
+            " diff; --write applies it)\n",
+        ),
+        (["--formt", "replay"], "agui: no such option --formt\n"),
         (["frobnicate"], "agui: no such command frobnicate\n"),
         (
             ["resume", "rec.sse"],
@@ -407,3 +429,28 @@ def test_resume_payload_and_answers_do_what_their_help_says(tmp_path: Path) -> N
         "approval_call_transfer_1",
         {"approved": True},
     )
+
+
+def test_option_hints_name_real_options_for_missing_ones() -> None:
+    """Each hint answers an option the command lacks with options it has."""
+    from cli.help_style import OPTION_HINTS
+
+    group = typer.main.get_command(app)
+    for (command, wrong), hint in OPTION_HINTS.items():
+        params = group.commands[command].params  # type: ignore[attr-defined]
+        options = {opt for param in params for opt in (*param.opts, *param.secondary_opts)}
+        assert wrong not in options, (command, wrong)
+        named = re.findall(r"(?<![\w-])(--?[a-z][-a-z]*)", hint)
+        assert named, hint
+        assert set(named) <= options, (command, hint)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_narrow_terminal_folds_help_instead_of_cutting_it(command: str) -> None:
+    # At COLUMNS=40 rich cut 131 words and option names with "…" (`--reque…`,
+    # `transla…`, `http://127.0.0…`): help that cannot be read teaches nothing.
+    narrow = help_page(command, 40)
+    assert "…" not in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 40
+    letters = re.compile(r"[^\w]")  # a folded sentence keeps every letter, in order
+    assert letters.sub("", "Show this message and exit") in letters.sub("", narrow)

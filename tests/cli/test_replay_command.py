@@ -98,6 +98,19 @@ def test_json_findings_go_to_stderr() -> None:
     assert "[unknown-message-id]" not in result.stdout
 
 
+@pytest.mark.parametrize("strict", [[], ["--strict"]])
+def test_json_findings_on_stderr_say_their_severity(strict: list[str]) -> None:
+    # They lacked it ("event 3: TEXT_MESSAGE_CONTENT names ..."): an error could not be
+    # told from a warning, as `--check` and the timeline tell them.
+    result = runner.invoke(app, ["replay", "--json", *strict, BROKEN])
+    check = runner.invoke(app, ["replay", "--check", *strict, BROKEN])
+    assert result.exit_code == check.exit_code == 1
+    findings = result.stderr.splitlines()[:-1]
+    assert sorted(findings) == sorted(check.stdout.splitlines())
+    warning = "warning" if not strict else "error"
+    assert f"event 8: {warning}: messageId 'msg_1' has no TEXT_MESSAGE_END" in result.stderr
+
+
 def test_normalize_json() -> None:
     result = runner.invoke(app, ["replay", "--json", "--normalize", HAR])
     events = [json.loads(line) for line in result.stdout.splitlines()]

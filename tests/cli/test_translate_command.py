@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -251,3 +252,38 @@ def test_an_input_that_fails_stops_only_itself(tmp_path: Path, mode: str) -> Non
             assert b'"outcome":{"type":"interrupt"' in path.read_bytes()
     else:
         assert f"{last}: has legacy events" in result.stderr
+
+
+def test_write_leaves_an_input_with_nothing_to_translate_alone(tmp_path: Path) -> None:
+    # Before, --write replaced a native file with a copy of itself (new inode and mtime,
+    # so every build saw it change) and refused a read-only one it had no need to touch.
+    legacy = legacy_copy(tmp_path)
+    native, read_only = tmp_path / "native.sse", tmp_path / "read-only.sse"
+    shutil.copy(NATIVE, native)
+    shutil.copy(NATIVE, read_only)
+    read_only.chmod(0o444)
+    os.utime(native, (1_000_000, 1_000_000))
+    before = native.stat()
+    result = runner.invoke(app, ["translate", "--write", str(legacy), str(native), str(read_only)])
+    assert result.exit_code == 0, result.stderr
+    after = native.stat()
+    assert (after.st_ino, after.st_mtime) == (before.st_ino, before.st_mtime)
+    assert native.read_bytes() == read_only.read_bytes() == NATIVE.read_bytes()
+    assert b'"outcome":{"type":"interrupt"' in legacy.read_bytes()
+    assert "read-only" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "native.sse",
+        "read-only.sse",
+        "tool-approval.0.42.0.request.json",
+        "tool-approval.0.42.0.sse",
+    ]
+
+
+def test_write_still_refuses_a_read_only_input_it_would_change(tmp_path: Path) -> None:
+    legacy = legacy_copy(tmp_path)
+    before = legacy.read_bytes()
+    legacy.chmod(0o444)
+    result = runner.invoke(app, ["translate", "--write", str(legacy)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"agui: {legacy}: read-only file (chmod u+w to allow rewriting it)\n")
+    assert legacy.read_bytes() == before
