@@ -65,7 +65,8 @@ def looks_like_har(head: bytes) -> bool:
 
 def refuse_unreadable(name: str, head: bytes) -> None:
     """Raise `UnreadableInput` for a recording that cannot hold one event per line:
-    UTF-16 text, or a JSON array of events. Read on, either holds no event at all, and
+    UTF-16 text, or a JSON array (of events, or one of `agui resume`'s files: then the
+    line names the option that takes it). Read on, either holds no event at all, and
     "empty recording" would not say what is wrong or what to do."""
     sample = head[:256]
     if sample.startswith((b"\xff\xfe", b"\xfe\xff")) or (
@@ -74,7 +75,14 @@ def refuse_unreadable(name: str, head: bytes) -> None:
         raise UnreadableInput(
             f"{name}: UTF-16 text; recordings are UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"
         )
-    if _JSON_ARRAY.match(head.lstrip(b"\xef\xbb\xbf \t\r\n")):
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if _JSON_ARRAY.match(text):
+        resume_file = _resume_file(text)
+        if resume_file is not None:
+            what, option = resume_file
+            raise UnreadableInput(
+                f"{name}: a JSON array of {what}, not a recording; give it to agui resume {option}"
+            )
         raise UnreadableInput(
             f"{name}: a JSON array of events, not one event per line;"
             " write one per line (jq -c '.[]') or as SSE `data:` lines"
@@ -82,6 +90,26 @@ def refuse_unreadable(name: str, head: bytes) -> None:
 
 
 _JSON_ARRAY = re.compile(rb"\[\s*(\{|\]\s*$)")
+_FIRST_KEY_ID = re.compile(rb'\[\s*\{\s*"id"\s*:')
+_ITEM_KEY = re.compile(rb'"(?:reason|definitionId)"\s*:')
+_MESSAGE_KEY = re.compile(rb'"role"\s*:')
+
+
+def _resume_file(text: bytes) -> tuple[str, str] | None:
+    """What a JSON array is when it is a hand-built `agui resume`'s file (what `agui
+    replay --export` writes), and the option that takes it; None for anything else.
+
+    Events open with `type`; the objects of those files with `id`. Then an interrupt
+    descriptor has a `reason` (a short generic item a `definitionId`), a message a
+    `role`. (A key spelt inside a string is escaped there, `\\"role\\"`: no match.)
+    """
+    if not _FIRST_KEY_ID.match(text):
+        return None
+    if _ITEM_KEY.search(text):
+        return "interrupt items", "--items"
+    if _MESSAGE_KEY.search(text):
+        return "messages", "--messages"
+    return None
 
 
 def sidecar_request_path(path: Path) -> Path | None:

@@ -145,9 +145,28 @@ ARRAY = (
 )
 
 
+ITEMS = (
+    "agui: {}: a JSON array of interrupt items, not a recording; give it to agui resume --items\n"
+)
+
+
 def _events() -> list[object]:
     text = EXAMPLE.read_text()
     return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+def _interrupts() -> list[object]:
+    """The example's paused run's interrupt items, as its RUN_FINISHED holds them."""
+    finish = next(
+        event
+        for event in _events()
+        if isinstance(event, dict) and event.get("type") == "RUN_FINISHED" and "outcome" in event
+    )
+    assert isinstance(finish, dict)
+    items = finish["outcome"]["interrupts"]
+    assert isinstance(items, list)
+    assert items
+    return items
 
 
 @pytest.mark.parametrize(
@@ -159,8 +178,19 @@ def _events() -> list[object]:
         (json.dumps(_events()).encode(), ARRAY),
         (b"\xef\xbb\xbf" + json.dumps(_events(), indent=2).encode(), ARRAY),
         (b"[]\n", ARRAY),
+        (json.dumps(_interrupts(), separators=(",", ":")).encode(), ITEMS),
+        (json.dumps(_interrupts(), indent=2).encode(), ITEMS),
     ],
-    ids=["utf-16-bom", "utf-16-le", "utf-16-be", "array", "array-indented", "empty-array"],
+    ids=[
+        "utf-16-bom",
+        "utf-16-le",
+        "utf-16-be",
+        "array",
+        "array-indented",
+        "empty-array",
+        "interrupt-items",
+        "interrupt-items-indented",
+    ],
 )
 @pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
 @pytest.mark.parametrize("command", [["replay"], ["replay", "--check"], ["translate"]])
@@ -172,6 +202,25 @@ def test_utf16_and_json_arrays_are_refused_saying_what_is_wrong(
     assert result.stdout == ""
     name = "<stdin>" if stdin else str(tmp_path / "hostile.sse")
     assert result.stderr == expected.format(name)
+
+
+@pytest.mark.parametrize(
+    ("export", "what", "option"),
+    [("items", "interrupt items", "--items"), ("messages", "messages", "--messages")],
+)
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--check"], ["translate"]])
+def test_a_resume_file_given_as_the_recording_says_where_it_goes(
+    tmp_path: Path, export: str, what: str, option: str, command: list[str]
+) -> None:
+    """What `agui replay --export` writes is a hand-built `agui resume`'s file."""
+    exported = runner.invoke(app, ["replay", "--export", export, str(EXAMPLE)])
+    assert exported.exit_code == 0, exported.stderr
+    result = _run(tmp_path, exported.stdout.encode(), *command)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"agui: {tmp_path / 'hostile.sse'}: a JSON array of {what}, not a recording;"
+        f" give it to agui resume {option}\n"
+    )
 
 
 def test_an_event_that_is_an_array_is_still_a_finding(tmp_path: Path) -> None:
