@@ -161,34 +161,32 @@ def unencodable_at(value: Any) -> str | None:
 def finite_or_null(value: Any) -> Any:
     """`value` with each NaN or infinite float replaced by None, as `JSON.stringify`
     writes them (`null`): what a JavaScript server relaying the value would send.
-    Recursive: values here come through `bounded_json`, nested at most 256 deep."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, list):
-        return [finite_or_null(item) for item in value]
-    if isinstance(value, dict):
-        return {key: finite_or_null(item) for key, item in value.items()}
-    return value
+    Integers are left to encoders that write their digits."""
+    return _nulled(value, huge_ints=False)
 
 
 def as_javascript_reads(value: Any) -> Any:
     """`value` as JavaScript holds it after `JSON.parse`, for `wire_json` to write as
-    `JSON.stringify` would: each NaN or infinite float, and each integer past a double's
-    range (`1` and 400 zeros, which `JSON.parse` reads as `Infinity`), becomes None
-    (`null`). Unlike `finite_or_null`, which leaves integers to encoders that write their
-    digits. Recursive: values here come through `bounded_json`, nested at most 256 deep."""
+    `JSON.stringify` would: `finite_or_null`, and each integer past a double's range
+    (`1` and 400 zeros, which `JSON.parse` reads as `Infinity`) becomes None too."""
+    return _nulled(value, huge_ints=True)
+
+
+def _nulled(value: Any, *, huge_ints: bool) -> Any:
+    """The walk of `finite_or_null` and `as_javascript_reads`. Recursive: values here
+    come through `bounded_json`, nested at most 256 deep."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
-    if type(value) is int:
+    if huge_ints and type(value) is int:
         try:
             float(value)
         except OverflowError:
             return None
         return value
     if isinstance(value, list):
-        return [as_javascript_reads(item) for item in value]
+        return [_nulled(item, huge_ints=huge_ints) for item in value]
     if isinstance(value, dict):
-        return {key: as_javascript_reads(item) for key, item in value.items()}
+        return {key: _nulled(item, huge_ints=huge_ints) for key, item in value.items()}
     return value
 
 

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.proxy.recorder import RecordedExchange, Recorder, Saved, recover_killed
+from replay.proxy.recorder import Recorder, Saved, recover_killed
+from tests.recorded_exchanges import finish_complete
 
 ROOT = Path(__file__).resolve().parents[3]
 NOBODY = 65534
@@ -254,7 +255,7 @@ def test_a_file_put_at_the_recordings_name_meanwhile_is_never_replaced(tmp_path:
     exchange.write(b"ours")
     assert exchange.number == 1
     (tmp_path / "001-r1.sse").write_text("the user's\n")
-    saved = finish(exchange)
+    saved = finish_complete(exchange)
     assert saved == Saved(tmp_path / "002-r1.sse", True)
     assert (tmp_path / "001-r1.sse").read_text() == "the user's\n"
     assert (tmp_path / "002-r1.sse").read_text() == "ours"
@@ -275,7 +276,7 @@ def test_a_move_to_the_next_number_that_fails_leaves_no_placeholder(
         raise OSError(errno.EIO, "Input/output error")
 
     monkeypatch.setattr(os, "replace", refuse)
-    saved = finish(exchange)
+    saved = finish_complete(exchange)
     monkeypatch.undo()
     assert saved == Saved(
         None, True, f"not recorded: {tmp_path / '001-r1.sse'}: Input/output error"
@@ -287,7 +288,7 @@ def test_a_move_to_the_next_number_that_fails_leaves_no_placeholder(
 def test_a_sidecar_put_at_its_name_meanwhile_is_never_replaced(tmp_path: Path) -> None:
     exchange = Recorder(tmp_path).open("r1", b'{"tag": "ours"}')
     (tmp_path / "001-r1.request.json").write_text("the user's\n")
-    saved = finish(exchange)
+    saved = finish_complete(exchange)
     assert saved.stream == tmp_path / "001-r1.sse"
     assert saved.error == (
         f"recorded without its sidecars: {tmp_path / '001-r1.request.json'}: File exists"
@@ -304,16 +305,16 @@ def test_a_discarded_exchange_leaves_nothing_and_its_number_is_not_reused(
     exchange.write(b"data: {}\n\n")
     exchange.discard()
     assert list(tmp_path.iterdir()) == []
-    assert finish(recorder.open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
+    assert finish_complete(recorder.open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
 
 
 def test_only_recordings_and_placeholders_carry_a_number(tmp_path: Path) -> None:
     # A user's own files beside the recordings are no exchanges to count from.
     for name in ("2026.notes.txt", "500.sse", "123", "0042x-r1.sse"):
         (tmp_path / name).write_text("the user's\n")
-    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "001-r1.sse"
+    assert finish_complete(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "001-r1.sse"
     (tmp_path / ".007.request.json.claim").write_text("")  # another writer's sidecar
-    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "008-r1.sse"
+    assert finish_complete(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "008-r1.sse"
 
 
 def test_a_killed_recorder_leaves_only_a_hidden_placeholder(tmp_path: Path) -> None:
@@ -326,7 +327,7 @@ def test_a_killed_recorder_leaves_only_a_hidden_placeholder(tmp_path: Path) -> N
     # what the process wrote before it was killed is there: nothing waited in a buffer
     assert (tmp_path / ".001.claim").read_bytes() == b"killedkilled"
     # what had reached the disk stays where no `*.sse` glob finds it; its number is not reused
-    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
+    assert finish_complete(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "002-r1.sse"
 
 
 def test_a_killed_recorders_placeholder_is_kept_under_its_number(tmp_path: Path) -> None:
@@ -382,7 +383,7 @@ def test_a_stream_closed_but_not_yet_in_place_is_not_taken(tmp_path: Path) -> No
     assert stream is not None
     stream.close()
     assert recover_killed(tmp_path) == []
-    assert finish(exchange).stream == tmp_path / "001-r1.sse"
+    assert finish_complete(exchange).stream == tmp_path / "001-r1.sse"
 
 
 @pytest.mark.skipif(os.name != "posix", reason="hard links")
@@ -421,7 +422,7 @@ def test_recovery_never_replaces_a_file_it_takes_a_new_number(tmp_path: Path) ->
     assert (tmp_path / "003-no-run-id.partial.sse").read_text() == "the user's\n"
     assert hidden(tmp_path) == []
     assert recover_killed(tmp_path) == []
-    assert finish(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "007-r1.sse"
+    assert finish_complete(Recorder(tmp_path).open("r1", b"{}")).stream == tmp_path / "007-r1.sse"
 
 
 def test_a_killed_recorders_taken_name_beside_a_live_one_skips_its_number(
@@ -454,18 +455,6 @@ def test_without_locks_no_placeholder_is_taken_for_a_killed_ones_placeholder(
     assert (tmp_path / ".001.claim").exists()
 
 
-def finish(exchange: RecordedExchange) -> Saved:
-    return exchange.finish(
-        complete=True,
-        method="POST",
-        path="/chat",
-        status=200,
-        request_headers=[],
-        response_headers=[],
-        end="complete",
-    )
-
-
 def test_no_descriptor_left_means_not_recorded_and_nothing_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -477,7 +466,7 @@ def test_no_descriptor_left_means_not_recorded_and_nothing_left(
     monkeypatch.setattr(os, "dup", no_descriptor)
     exchange = Recorder(tmp_path).open("r1", b"{}")
     exchange.write(b"data: {}\n\n")
-    saved = finish(exchange)
+    saved = finish_complete(exchange)
     assert saved.stream is None
     assert saved.error == f"not recorded: {tmp_path / '001-r1.sse'}: Too many open files"
     assert list(tmp_path.iterdir()) == []

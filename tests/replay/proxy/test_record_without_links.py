@@ -20,7 +20,8 @@ import pytest
 
 from replay.proxy import new_name
 from replay.proxy.new_name import give_name
-from replay.proxy.recorder import RecordedExchange, Recorder, Saved, recover_killed
+from replay.proxy.recorder import Recorder, Saved, recover_killed
+from tests.recorded_exchanges import finish_complete
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX file semantics")
 
@@ -50,18 +51,6 @@ def fallback(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     return str(request.param)
 
 
-def _finish(exchange: RecordedExchange) -> Saved:
-    return exchange.finish(
-        complete=True,
-        method="POST",
-        path="/chat",
-        status=200,
-        request_headers=[],
-        response_headers=[],
-        end="complete",
-    )
-
-
 def _blind_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every look before the move answers "nothing there": the file at the name appears
     right after any check, as it does when another writer races the move."""
@@ -81,7 +70,7 @@ def test_a_recording_is_put_in_place_with_its_sidecars(
     _no_links(monkeypatch, code)
     exchange = Recorder(tmp_path).open("r1", b'{"tag": "ours"}')
     exchange.write(STREAM)
-    assert _finish(exchange) == Saved(tmp_path / "001-r1.sse", True)
+    assert finish_complete(exchange) == Saved(tmp_path / "001-r1.sse", True)
     assert (tmp_path / "001-r1.sse").read_bytes() == STREAM
     assert json.loads((tmp_path / "001-r1.request.json").read_bytes()) == {"tag": "ours"}
     assert json.loads((tmp_path / "001-r1.exchange.json").read_bytes())["bytes"] == len(STREAM)
@@ -97,7 +86,7 @@ def test_a_file_at_the_name_the_check_missed_is_never_replaced(
     (tmp_path / "001-r1.sse").write_bytes(b"another proxy's\n")
     _no_links(monkeypatch, code)
     _blind_checks(monkeypatch)
-    saved = _finish(exchange)
+    saved = finish_complete(exchange)
     monkeypatch.undo()
     assert saved == Saved(tmp_path / "002-r1.sse", True)
     assert (tmp_path / "001-r1.sse").read_bytes() == b"another proxy's\n"
@@ -115,7 +104,7 @@ def test_a_sidecar_at_its_name_the_check_missed_is_never_replaced(
     (tmp_path / "001-r1.request.json").write_bytes(b"the user's\n")
     _no_links(monkeypatch, code)
     _blind_checks(monkeypatch)
-    saved = _finish(exchange)
+    saved = finish_complete(exchange)
     monkeypatch.undo()
     assert saved.stream == tmp_path / "001-r1.sse"
     assert saved.error == (
