@@ -29,10 +29,9 @@ from replay.interrupts.descriptors import tool_map
 from replay.proxy.answered_calls import answered_calls, as_native
 from replay.proxy.tanstack_metadata import in_metadata
 from replay.serve.run_ids import RunIds, rewrite_event
-from replay.translate.native_terminal import compact_json
 from replay.translate.translation import Translator
 from replay.wire import bounded_json
-from replay.wire.canonical import as_javascript_reads, unencodable_at, wire_json
+from replay.wire.canonical import as_javascript_reads, compact_json, unencodable_at, wire_json
 from replay.wire.events import EndOfStream, RawEvent, parse_messages
 from replay.wire.sse import SseDecoder, SseMessage, encode_event
 

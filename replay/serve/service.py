@@ -26,8 +26,7 @@ from replay.serve.request_log import RequestLog, Result
 from replay.serve.run_ids import RunIds, rebind_descriptor, rewrite_event
 from replay.serve.serve_options import ServeOptions
 from replay.serve.served_runs import RecordedRun, Recording
-from replay.translate.native_terminal import compact_json
-from replay.wire.canonical import canonical_json, wire_json
+from replay.wire.canonical import canonical_json, compact_json, wire_json
 from replay.wire.sse import encode_event
 
 EVENT_STREAM: Final = "text/event-stream"

@@ -9,7 +9,6 @@ the interrupt descriptors among them, and the notices saying what was invented o
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from replay.interrupts.descriptors import (
@@ -20,7 +19,7 @@ from replay.interrupts.descriptors import (
 from replay.translate.notices import INVENTED, LOST, TRANSLATED, Notify
 from replay.translate.run_record import RunRecord, ToolCall, text
 from replay.translate.snapshot import history_tool_calls, snapshot_messages
-from replay.wire.canonical import as_javascript_reads, js_key_order, wire_json
+from replay.wire.canonical import as_javascript_reads, compact_json
 from replay.wire.events import Decoded, RawEvent
 from replay.wire.legacy import LegacyRequest
 from replay.wire.problems import Location
@@ -30,73 +29,6 @@ from replay.wire.retired_shapes import null_fields, without_nulls
 # else moves under `metadata.tanstack`, as TanStack's wire normaliser does.
 _FINISH_SPEC_KEYS = ("type", "runId", "threadId", "timestamp", "result", "outcome", "usage")
 _SHARED_KEYS = frozenset({"type", "timestamp", "rawEvent", "metadata"})
-
-
-def compact_json(value: Any) -> str:
-    """JSON as TanStack writes it on the wire: `JSON.stringify`, key order kept.
-
-    Numbers in ECMAScript form (`1e-7`, `1`, `0`, not Python's `1e-07`, `1.0`, `-0.0`):
-    a value read from a legacy stream is written back as the native server would
-    write it. A lone surrogate (a `\\ud800` escape in the recording) has no UTF-8 form
-    and stays escaped, as `JSON.stringify` escapes it. A number no double holds is
-    `null`, as `JSON.stringify` writes it.
-
-    Fast path: a value without floats or integers beyond 2**53 (most events) is written
-    by the C encoder, whose output is then the same text; `js_compact_json` is the plain
-    twin, and a randomised test holds them equal.
-    """
-    if _exact_in_c(value):
-        # (no cycle check: a JSON value read or built here is a tree)
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: JSON.stringify escapes it
-            return js_compact_json(value)
-        return text
-    return js_compact_json(value)
-
-
-def js_compact_json(value: Any) -> str:
-    """`compact_json` written by the JavaScript-faithful encoder alone."""
-    return wire_json(as_javascript_reads(value))
-
-
-_SAFE_INTEGER = 2**53
-
-
-def _exact_in_c(value: Any) -> bool:
-    """Whether Python's JSON encoder writes `value` as `JSON.stringify` does: it holds no
-    float (Python writes `1.0`, `1e-07`), no integer a double would round and no object
-    whose keys a JavaScript object would reorder (`{"b":0,"1":0}`). (Exact type tests and
-    strings passed over where they are met: a parsed JSON value holds no subclasses, and
-    this runs for every event a translation writes.)"""
-    kind = type(value)
-    if kind is dict:
-        # An array index starts with a digit, and a digit sorts below ":": most objects
-        # are cleared by one comparison of their smallest key.
-        if value and min(value) < ":":
-            keys = list(value)
-            if js_key_order(keys) != keys:  # JSON.stringify writes array indexes first
-                return False
-        items: Any = value.values()
-    elif kind is list:
-        items = value
-    else:
-        return kind is str or value is None or kind is bool or _safe_integer(value)
-    for item in items:
-        kind = type(item)
-        if kind is str or item is None or kind is bool:
-            continue
-        if kind is dict or kind is list:
-            if not _exact_in_c(item):
-                return False
-        elif not _safe_integer(item):
-            return False
-    return True
-
-
-def _safe_integer(value: Any) -> bool:
-    return type(value) is int and -_SAFE_INTEGER <= value <= _SAFE_INTEGER
 
 
 class TerminalBuilder:

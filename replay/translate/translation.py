@@ -26,11 +26,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from replay.interrupts.descriptors import ToolDefinition, tool_map
-from replay.translate.native_terminal import TerminalBuilder, compact_json
+from replay.translate.native_terminal import TerminalBuilder
 from replay.translate.notices import INVENTED, LOST, TRANSLATED
 from replay.translate.run_record import RunRecord, text, track
 from replay.translate.stream_rewriter import Verbatim, rewrite_stream
-from replay.wire.canonical import as_javascript_reads
+from replay.wire.canonical import as_javascript_reads, compact_json
 from replay.wire.events import Decoded, EndOfStream, RawEvent
 from replay.wire.legacy import (
     RETIRED_EVENT_TYPES,

@@ -17,9 +17,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.translate.native_terminal import compact_json, js_compact_json
 from replay.wire import bounded_json
-from replay.wire.canonical import as_javascript_reads, js_number, wire_json
+from replay.wire.canonical import (
+    as_javascript_reads,
+    compact_json,
+    js_compact_json,
+    js_number,
+    wire_json,
+)
 from tests.hostile_values import json_text, values
 from tests.interop.harness import NodeTools
 

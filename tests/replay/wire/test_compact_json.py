@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.translate.native_terminal import compact_json, js_compact_json
+from replay.wire.canonical import compact_json, js_compact_json
 
 TEXTS = st.one_of(
     st.text(max_size=6),
